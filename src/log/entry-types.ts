@@ -1,0 +1,185 @@
+/** Pi session records (format v3), as the kit reads them. Fields the host adds later are kept untouched. */
+
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+export interface ImageContent {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+export interface ThinkingContent {
+  type: "thinking";
+  thinking: string;
+}
+export interface ToolCall {
+  type: "toolCall";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+export type AssistantContent = TextContent | ThinkingContent | ToolCall;
+
+export interface UserMessage {
+  role: "user";
+  content: string | (TextContent | ImageContent)[];
+  timestamp: number;
+}
+export interface AssistantMessage {
+  role: "assistant";
+  content: AssistantContent[];
+  api?: string;
+  provider: string;
+  model: string;
+  usage?: unknown;
+  stopReason: string;
+  errorMessage?: string;
+  timestamp: number;
+}
+export interface ToolResultMessage {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+  isError: boolean;
+  timestamp: number;
+}
+export interface CustomMessage {
+  role: "custom";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: unknown;
+  timestamp: number;
+}
+export interface BashExecutionMessage {
+  role: "bashExecution";
+  command: string;
+  output: string;
+  exitCode: number | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+  excludeFromContext?: boolean;
+  timestamp: number;
+}
+export interface BranchSummaryMessage {
+  role: "branchSummary";
+  summary: string;
+  fromId: string;
+  timestamp: number;
+}
+export interface CompactionSummaryMessage {
+  role: "compactionSummary";
+  summary: string;
+  tokensBefore: number;
+  timestamp: number;
+}
+
+export type AgentMessage =
+  | UserMessage
+  | AssistantMessage
+  | ToolResultMessage
+  | CustomMessage
+  | BashExecutionMessage
+  | BranchSummaryMessage
+  | CompactionSummaryMessage;
+
+export interface SessionHeader {
+  type: "session";
+  version?: number;
+  id: string;
+  timestamp: string;
+  cwd: string;
+  parentSession?: string;
+}
+
+interface EntryBase {
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+}
+export interface MessageEntry extends EntryBase {
+  type: "message";
+  message: AgentMessage;
+}
+export interface ThinkingLevelChangeEntry extends EntryBase {
+  type: "thinking_level_change";
+  thinkingLevel: string;
+}
+export interface ModelChangeEntry extends EntryBase {
+  type: "model_change";
+  provider: string;
+  modelId: string;
+}
+export interface CompactionEntry extends EntryBase {
+  type: "compaction";
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+  fromHook?: boolean;
+}
+export interface BranchSummaryEntry extends EntryBase {
+  type: "branch_summary";
+  fromId: string;
+  summary: string;
+  details?: unknown;
+  fromHook?: boolean;
+}
+export interface CustomEntry extends EntryBase {
+  type: "custom";
+  customType: string;
+  data?: unknown;
+}
+export interface CustomMessageEntry extends EntryBase {
+  type: "custom_message";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: unknown;
+}
+export interface LabelEntry extends EntryBase {
+  type: "label";
+  targetId: string;
+  label: string | undefined;
+}
+export interface SessionInfoEntry extends EntryBase {
+  type: "session_info";
+  name?: string;
+}
+/** A record of a type this version does not know: kept, reported, ignored by reducers. */
+export interface UnknownEntry extends EntryBase {
+  type: string;
+  [field: string]: unknown;
+}
+
+export type KnownEntry =
+  | MessageEntry
+  | ThinkingLevelChangeEntry
+  | ModelChangeEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | CustomEntry
+  | CustomMessageEntry
+  | LabelEntry
+  | SessionInfoEntry;
+
+export type SessionEntry = KnownEntry;
+
+export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set([
+  "message",
+  "thinking_level_change",
+  "model_change",
+  "compaction",
+  "branch_summary",
+  "custom",
+  "custom_message",
+  "label",
+  "session_info",
+]);
+
+export function isKnownEntry(entry: { type: string }): entry is KnownEntry {
+  return KNOWN_ENTRY_TYPES.has(entry.type);
+}

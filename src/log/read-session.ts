@@ -1,0 +1,268 @@
+import { isUtf8 } from "node:buffer";
+import { type Diagnostic, diagnostic, FATAL_CODES } from "./diagnostics.js";
+import type { SessionEntry, SessionHeader } from "./entry-types.js";
+import { linesOfBuffer, linesOfFile, type RawLine } from "./lines.js";
+import { migrateToV3 } from "./migrate.js";
+import { checkEntry } from "./schemas.js";
+
+export interface RecordPosition {
+  line: number;
+  byteOffset: number;
+}
+
+/** A line the host loses on load, with what could be recovered of it to explain the loss. */
+export interface DroppedRecord extends RecordPosition {
+  code: "E_JSON" | "E_TWO_RECORDS" | "E_NUL" | "E_LINE_TOO_LONG" | "E_NOT_OBJECT" | "E_SCHEMA";
+  ids: string[];
+  types: string[];
+}
+
+export interface SessionLog {
+  file: string;
+  header: SessionHeader | null;
+  /** The header's format version before the in-memory migration (1 when absent). */
+  sourceVersion: number;
+  /** What the host sees: every entry after the header, migrated to v3 in memory. Empty when the host would not load the file. */
+  entries: SessionEntry[];
+  /** Where each entry of `entries` stands in the file. */
+  positions: RecordPosition[];
+  diagnostics: Diagnostic[];
+  dropped: DroppedRecord[];
+  /** True when the host treats the file as empty and would overwrite it with a fresh header on open. */
+  unusable: boolean;
+  bytes: number;
+  lines: number;
+  endsWithNewline: boolean;
+}
+
+export interface ReadOptions {
+  /** Validate every record against `schemas/` (default true). */
+  validate?: boolean;
+}
+
+/** Lines past this are reported; the host still parses them. */
+export const LONG_LINE_BYTES = 8 * 1024 * 1024;
+/** Past this a line cannot become one JavaScript string: the host would fail on the file. */
+const MAX_LINE_BYTES = 0x1fffffe8;
+const TWO_RECORD_PROBES = 8;
+
+export function readSessionFile(path: string, options: ReadOptions = {}): SessionLog {
+  return parseLines(path, linesOfFile(path), options);
+}
+
+export function parseSessionText(name: string, text: string | Buffer, options: ReadOptions = {}): SessionLog {
+  const buffer = typeof text === "string" ? Buffer.from(text, "utf8") : text;
+  return parseLines(name, linesOfBuffer(buffer), options);
+}
+
+interface Parsed {
+  value: Record<string, unknown>;
+  at: RecordPosition;
+  hostIndex: number;
+}
+
+function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions): SessionLog {
+  const diagnostics: Diagnostic[] = [];
+  const dropped: DroppedRecord[] = [];
+  const records: Parsed[] = [];
+  let hostIndex = 0;
+  let bytes = 0;
+  let lineCount = 0;
+  let endsWithNewline = true;
+  let firstContentLine = true;
+  let firstLineDamaged = false;
+
+  for (const raw of lines) {
+    lineCount = raw.line;
+    bytes = raw.byteOffset + raw.bytes.length + (raw.terminated ? 1 : 0);
+    endsWithNewline = raw.terminated;
+    const at = { line: raw.line, byteOffset: raw.byteOffset };
+    if (raw.bytes.length > MAX_LINE_BYTES) {
+      diagnostics.push(diagnostic("E_LINE_TOO_LONG", at, `line of ${raw.bytes.length} bytes cannot be read`));
+      dropped.push({ ...at, code: "E_LINE_TOO_LONG", ids: [], types: [] });
+      continue;
+    }
+    let text = raw.bytes.toString("utf8");
+    if (text.trim() === "") continue;
+    if (firstContentLine) text = text.trimStart();
+    if (raw.bytes.length > LONG_LINE_BYTES) {
+      diagnostics.push(diagnostic("W_LONG_LINE", at, `line of ${raw.bytes.length} bytes`));
+    }
+    if (!isUtf8(raw.bytes)) {
+      diagnostics.push(diagnostic("E_UTF8", at, "invalid UTF-8: the host reads the bad bytes as U+FFFD"));
+    }
+    if (!raw.terminated) {
+      diagnostics.push(
+        diagnostic(
+          "E_TRUNCATED_TAIL",
+          at,
+          "the last line has no trailing newline: the host would glue its next record onto it and lose both",
+        ),
+      );
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (firstContentLine) firstLineDamaged = true;
+      firstContentLine = false;
+      dropped.push(explainBadLine(text, raw, at, error, diagnostics));
+      continue;
+    }
+    firstContentLine = false;
+    const index = hostIndex++;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      diagnostics.push(diagnostic("E_NOT_OBJECT", at, "record is not a JSON object: the host cannot load it"));
+      dropped.push({ ...at, code: "E_NOT_OBJECT", ids: [], types: [] });
+      continue;
+    }
+    records.push({ value: value as Record<string, unknown>, at, hostIndex: index });
+  }
+
+  const log: SessionLog = {
+    file,
+    header: null,
+    sourceVersion: 1,
+    entries: [],
+    positions: [],
+    diagnostics,
+    dropped,
+    unusable: false,
+    bytes,
+    lines: lineCount,
+    endsWithNewline,
+  };
+  if (!takeHeader(log, records, firstLineDamaged)) return finish(log);
+
+  const migrated = migrateToV3(log, records);
+  for (const record of migrated) {
+    const value = record.value;
+    if (record === records[0]) continue;
+    if (value.type === "session") {
+      diagnostics.push(diagnostic("W_EXTRA_HEADER", record.at, "a second session header: the host ignores it"));
+      continue;
+    }
+    if (typeof value.id !== "string") {
+      diagnostics.push(diagnostic("E_SCHEMA", record.at, "/id must be a string: the host cannot address this record"));
+      dropped.push({
+        ...record.at,
+        code: "E_SCHEMA",
+        ids: [],
+        types: typeof value.type === "string" ? [value.type] : [],
+      });
+      continue;
+    }
+    if (options.validate !== false) {
+      const check = checkEntry(value);
+      if (!check.ok) {
+        const code = check.unknown ? "W_UNKNOWN_TYPE" : "E_SCHEMA";
+        const note = check.unknown ? " (kept, ignored by the kit)" : "";
+        diagnostics.push(diagnostic(code, record.at, check.message + note, value.id));
+      }
+    }
+    log.entries.push(value as unknown as SessionEntry);
+    log.positions.push(record.at);
+  }
+  return finish(log);
+}
+
+function takeHeader(log: SessionLog, records: Parsed[], firstLineDamaged: boolean): boolean {
+  const first = records[0];
+  const at = first?.at ?? { line: 1, byteOffset: 0 };
+  const discarded = records.length;
+  const loss = discarded > 0 ? `; the host would discard all ${discarded} records and overwrite the file on open` : "";
+  if (first === undefined) {
+    const why = firstLineDamaged ? "no record can be read" : "the file is empty";
+    log.diagnostics.push(diagnostic(firstLineDamaged ? "E_BAD_HEADER" : "E_NO_HEADER", at, why));
+    log.unusable = true;
+    return false;
+  }
+  if (first.value.type === "session") {
+    if (typeof first.value.id !== "string") {
+      log.diagnostics.push(diagnostic("E_BAD_HEADER", at, `the session header has no string id${loss}`));
+      log.unusable = true;
+      return false;
+    }
+    log.header = first.value as unknown as SessionHeader;
+    const version = first.value.version;
+    log.sourceVersion = typeof version === "number" ? version : 1;
+    if (log.sourceVersion > 3) {
+      log.diagnostics.push(diagnostic("W_NEWER_VERSION", at, `format version ${log.sourceVersion} is newer than 3`));
+    }
+    return true;
+  }
+  if (firstLineDamaged) {
+    log.diagnostics.push(diagnostic("E_BAD_HEADER", { line: 1, byteOffset: 0 }, `the header line is damaged${loss}`));
+  } else {
+    const later = records.find((r) => r.value.type === "session");
+    const why = later ? `the session header is at line ${later.at.line}, not first` : "there is no session header";
+    log.diagnostics.push(diagnostic("E_NO_HEADER", at, why + loss));
+  }
+  log.unusable = true;
+  return false;
+}
+
+function finish(log: SessionLog): SessionLog {
+  log.diagnostics.sort((a, b) => a.line - b.line || a.byteOffset - b.byteOffset);
+  if (log.diagnostics.some((d) => FATAL_CODES.has(d.code))) log.unusable = true;
+  return log;
+}
+
+const ID_PATTERN = /"id"\s*:\s*"([^"\\]{1,64})"/;
+const TYPE_PATTERN = /"type"\s*:\s*"([A-Za-z_]{1,40})"/;
+
+function guess(fragment: string): { ids: string[]; types: string[] } {
+  const head = fragment.slice(0, 4096);
+  const id = ID_PATTERN.exec(head)?.[1];
+  const type = TYPE_PATTERN.exec(head)?.[1];
+  return { ids: id ? [id] : [], types: type ? [type] : [] };
+}
+
+function explainBadLine(
+  text: string,
+  raw: RawLine,
+  at: RecordPosition,
+  error: unknown,
+  diagnostics: Diagnostic[],
+): DroppedRecord {
+  if (raw.bytes.includes(0)) {
+    diagnostics.push(diagnostic("E_NUL", at, "line contains NUL bytes and is not JSON: the host drops it"));
+    return { ...at, code: "E_NUL", ...guess(text) };
+  }
+  const pair = splitTwoRecords(text);
+  if (pair) {
+    const [a, b] = pair;
+    const ids = [a.id, b.id].filter((x): x is string => typeof x === "string");
+    const types = [a.type, b.type].filter((x): x is string => typeof x === "string");
+    diagnostics.push(
+      diagnostic(
+        "E_TWO_RECORDS",
+        at,
+        `two JSON records on one line (${ids.join(", ") || "no ids"}): the host drops both`,
+      ),
+    );
+    return { ...at, code: "E_TWO_RECORDS", ids, types };
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  const found = guess(text);
+  const what = found.ids[0] ? `entry ${found.ids[0]}` : "the record";
+  diagnostics.push(diagnostic("E_JSON", at, `not valid JSON (${reason}): the host drops ${what}`, found.ids[0]));
+  return { ...at, code: "E_JSON", ...found };
+}
+
+function splitTwoRecords(text: string): [Record<string, unknown>, Record<string, unknown>] | null {
+  let from = 0;
+  for (let probe = 0; probe < TWO_RECORD_PROBES; probe++) {
+    const at = text.indexOf("}{", from);
+    if (at === -1) return null;
+    try {
+      const a = JSON.parse(text.slice(0, at + 1));
+      const b = JSON.parse(text.slice(at + 1));
+      if (a && typeof a === "object" && b && typeof b === "object") return [a, b];
+    } catch {
+      // not this split
+    }
+    from = at + 2;
+  }
+  return null;
+}

@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { packageRoot } from "../package-root.js";
+
+const BASE = "https://pi-context-kit.dev/schemas/";
+
+let ajv: Ajv2020 | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+function instance(): Ajv2020 {
+  if (ajv) return ajv;
+  ajv = new Ajv2020({ strict: false, allErrors: false });
+  const dir = join(packageRoot(), "schemas");
+  for (const name of readdirSync(dir).sort()) {
+    if (name.endsWith(".schema.json")) ajv.addSchema(JSON.parse(readFileSync(join(dir, name), "utf8")));
+  }
+  return ajv;
+}
+
+/** A validator for `file#/$defs/name` (or the whole file without a name), compiled once per process. */
+export function validator(file: string, name?: string): ValidateFunction {
+  const ref = name === undefined ? BASE + file : `${BASE}${file}#/$defs/${name}`;
+  let fn = validators.get(ref);
+  if (!fn) {
+    fn = instance().getSchema(ref);
+    if (!fn) throw new Error(`pi-context-kit: no schema ${ref}`);
+    validators.set(ref, fn);
+  }
+  return fn;
+}
+
+export function describeSchemaError(errors: ErrorObject[] | null | undefined, prefix = ""): string {
+  const first = errors?.[0];
+  if (!first) return "does not match its schema";
+  const path = prefix + first.instancePath;
+  const at = path === "" ? "record" : path;
+  return `${at} ${first.message ?? "is invalid"}`;
+}
+
+const ENTRY_TYPES = new Set([
+  "message",
+  "thinking_level_change",
+  "model_change",
+  "compaction",
+  "branch_summary",
+  "custom",
+  "custom_message",
+  "label",
+  "session_info",
+]);
+const MESSAGE_ROLES = new Set([
+  "user",
+  "assistant",
+  "toolResult",
+  "custom",
+  "bashExecution",
+  "branchSummary",
+  "compactionSummary",
+]);
+
+export type EntryCheck = { ok: true } | { ok: false; unknown: boolean; message: string };
+
+/** Checks one v3 record against the schema of its type (and of its message role). */
+export function checkEntry(record: Record<string, unknown>): EntryCheck {
+  const type = record.type;
+  if (typeof type !== "string" || !ENTRY_TYPES.has(type)) {
+    const base = validator("pi-entry.schema.json", "base");
+    if (!base(record)) return { ok: false, unknown: false, message: describeSchemaError(base.errors) };
+    return { ok: false, unknown: true, message: `unknown entry type ${JSON.stringify(type)}` };
+  }
+  const validate = validator("pi-entry.schema.json", type);
+  if (!validate(record)) return { ok: false, unknown: false, message: describeSchemaError(validate.errors) };
+  if (type === "message") {
+    const message = record.message as Record<string, unknown>;
+    const role = message.role as string;
+    if (!MESSAGE_ROLES.has(role)) return { ok: false, unknown: true, message: `unknown message role "${role}"` };
+    const byRole = validator("pi-message.schema.json", role);
+    if (!byRole(message)) return { ok: false, unknown: false, message: describeSchemaError(byRole.errors, "/message") };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,165 @@
+import { type Diagnostic, diagnostic } from "../log/diagnostics.js";
+import type { SessionEntry } from "../log/entry-types.js";
+import type { RecordPosition, SessionLog } from "../log/read-session.js";
+
+/**
+ * The entry tree of one session file, by the host's rules: ids are unique (a later duplicate wins, as in the host's
+ * index), a missing parent makes an extra root, the active leaf is the last entry in file order. Parent cycles, on
+ * which the host would hang, are cut at the member that comes first in the file and reported.
+ */
+export class SessionTree {
+  readonly entries: readonly SessionEntry[];
+  readonly byId = new Map<string, SessionEntry>();
+  readonly activeLeafId: string | null;
+  readonly roots: string[] = [];
+  readonly orphans: string[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  readonly labels = new Map<string, string>();
+  private readonly parent = new Map<string, string | null>();
+  private readonly kids = new Map<string, string[]>();
+  private readonly depths = new Map<string, number>();
+  private readonly positionOf = new Map<string, RecordPosition>();
+
+  constructor(entries: readonly SessionEntry[], positions: readonly RecordPosition[] = []) {
+    this.entries = entries;
+    const where = (i: number) => positions[i] ?? { line: 0, byteOffset: 0 };
+    entries.forEach((entry, i) => {
+      const previous = this.positionOf.get(entry.id);
+      if (previous) {
+        const message = `id ${entry.id} was already used at line ${previous.line}: the host keeps only this later record`;
+        this.diagnostics.push(diagnostic("E_DUPLICATE_ID", where(i), message, entry.id));
+      }
+      this.byId.set(entry.id, entry);
+      this.positionOf.set(entry.id, where(i));
+      if (entry.type === "label") {
+        if (entry.label) this.labels.set(entry.targetId, entry.label);
+        else this.labels.delete(entry.targetId);
+      }
+    });
+    this.activeLeafId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
+    for (const [id, entry] of this.byId) {
+      const parentId = entry.parentId;
+      if (parentId === null || parentId === undefined || parentId === id) {
+        this.parent.set(id, null);
+        this.roots.push(id);
+      } else if (!this.byId.has(parentId)) {
+        this.parent.set(id, null);
+        this.roots.push(id);
+        this.orphans.push(id);
+        const message = `parent ${parentId} is not in the file: this entry and its descendants form a separate tree`;
+        this.diagnostics.push(diagnostic("E_MISSING_PARENT", this.positionOf.get(id)!, message, id));
+      } else {
+        this.parent.set(id, parentId);
+      }
+    }
+    this.cutCycles();
+    for (const [id, parentId] of this.parent) {
+      if (parentId === null) continue;
+      const list = this.kids.get(parentId);
+      if (list) list.push(id);
+      else this.kids.set(parentId, [id]);
+    }
+  }
+
+  static fromLog(log: SessionLog): SessionTree {
+    return new SessionTree(log.entries, log.positions);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): SessionEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  position(id: string): RecordPosition | undefined {
+    return this.positionOf.get(id);
+  }
+
+  parentOf(id: string): string | null {
+    return this.parent.get(id) ?? null;
+  }
+
+  childrenOf(id: string): readonly string[] {
+    return this.kids.get(id) ?? [];
+  }
+
+  /** Entries without children, in file order. */
+  leaves(): string[] {
+    const out: string[] = [];
+    for (const id of this.byId.keys()) if (!this.kids.has(id)) out.push(id);
+    return out;
+  }
+
+  /** Entries with more than one child: where branches fork. */
+  branchPoints(): string[] {
+    const out: string[] = [];
+    for (const [id, list] of this.kids) if (list.length > 1) out.push(id);
+    return out;
+  }
+
+  depth(id: string): number {
+    const known = this.depths.get(id);
+    if (known !== undefined) return known;
+    const climb: string[] = [];
+    let cursor: string | null = id;
+    let base = -1;
+    while (cursor !== null) {
+      const d = this.depths.get(cursor);
+      if (d !== undefined) {
+        base = d;
+        break;
+      }
+      climb.push(cursor);
+      cursor = this.parent.get(cursor) ?? null;
+    }
+    for (let i = climb.length - 1; i >= 0; i--) this.depths.set(climb[i] as string, ++base);
+    return this.depths.get(id) ?? 0;
+  }
+
+  /** Root to `id`, inclusive. */
+  pathTo(id: string): SessionEntry[] {
+    const path: SessionEntry[] = [];
+    let cursor: string | null = this.byId.has(id) ? id : null;
+    while (cursor !== null) {
+      path.push(this.byId.get(cursor) as SessionEntry);
+      cursor = this.parent.get(cursor) ?? null;
+    }
+    return path.reverse();
+  }
+
+  /** The deepest entry on both paths, or null when they share no root. */
+  commonAncestor(a: string, b: string): string | null {
+    const onA = new Set(this.pathTo(a).map((e) => e.id));
+    let cursor: string | null = this.byId.has(b) ? b : null;
+    while (cursor !== null) {
+      if (onA.has(cursor)) return cursor;
+      cursor = this.parent.get(cursor) ?? null;
+    }
+    return null;
+  }
+
+  private cutCycles(): void {
+    const state = new Map<string, 1 | 2>();
+    for (const start of this.byId.keys()) {
+      if (state.has(start)) continue;
+      const walk: string[] = [];
+      let cursor: string | null = start;
+      while (cursor !== null && !state.has(cursor)) {
+        state.set(cursor, 1);
+        walk.push(cursor);
+        cursor = this.parent.get(cursor) ?? null;
+      }
+      if (cursor !== null && state.get(cursor) === 1) {
+        const loop = walk.slice(walk.indexOf(cursor));
+        const first = loop.reduce((a, b) => (this.positionOf.get(a)!.line <= this.positionOf.get(b)!.line ? a : b));
+        this.parent.set(first, null);
+        this.roots.push(first);
+        const message = `parent links loop through ${loop.join(" -> ")}: the host would hang building this branch; cut here`;
+        this.diagnostics.push(diagnostic("E_CYCLE", this.positionOf.get(first)!, message, first));
+      }
+      for (const id of walk) state.set(id, 2);
+    }
+  }
+}
