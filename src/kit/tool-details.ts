@@ -1,0 +1,76 @@
+/**
+ * The `details` the kit's guarded tools put on their results. Reducers fold denials and file problems from these,
+ * so no extra session entry is needed. Text inside `content` is never read for control purposes.
+ */
+
+export const ACCESS_DENIED = "CONTEXT_ACCESS_DENIED";
+
+export type DenialStatus = "excluded" | "outOfScope";
+
+export interface DenialDetails {
+  code: typeof ACCESS_DENIED;
+  status: DenialStatus;
+  blocked: true;
+  retryable: false;
+  /** Canonical directory the decision applies to: the marker's directory, or the policy root for outOfScope. */
+  scope: string;
+  /** Which rule fired, e.g. `marker:/abs/dir/.context-exclude` or `outside-root:/abs/root`. */
+  rule: string;
+  /** The canonical path that was asked for. */
+  path: string;
+  /** Set on the second and later denials in the same scope, with the running count. */
+  previouslyBlocked?: boolean;
+  scopeCount?: number;
+  /** Marker guidance was included in this result (only on the first denial in a scope). */
+  guidanceShown?: boolean;
+}
+
+export const FILE_ISSUE_CODES = [
+  "UNSUPPORTED_BINARY",
+  "FILE_TOO_LARGE",
+  "FILE_NOT_FOUND",
+  "UNSUPPORTED_FILE_TYPE",
+  "READ_ACCESS_DENIED",
+] as const;
+export type FileIssueCode = (typeof FILE_ISSUE_CODES)[number];
+
+export interface FileIssueDetails {
+  code: FileIssueCode;
+  retryable: false;
+  /** Canonical path of the file. */
+  path: string;
+  /** Size and modification time seen, so a later change of the file can be recognised. */
+  size?: number;
+  mtimeMs?: number;
+}
+
+/** Success results of guarded tools name the canonical path they touched, so reducers can clear file issues. */
+export interface FileTouchDetails {
+  path: string;
+  /** Set by write/edit: the file changed. */
+  mutated?: boolean;
+}
+
+/** Set by a guarded search that skipped excluded subtrees: a success, never a denial. */
+export interface PrunedDetails {
+  pruned: string[];
+}
+
+export function isDenial(details: unknown): details is DenialDetails {
+  return (
+    typeof details === "object" &&
+    details !== null &&
+    (details as { code?: unknown }).code === ACCESS_DENIED &&
+    typeof (details as { scope?: unknown }).scope === "string"
+  );
+}
+
+export function isFileIssue(details: unknown): details is FileIssueDetails {
+  if (typeof details !== "object" || details === null) return false;
+  const code = (details as { code?: unknown }).code;
+  return (
+    typeof code === "string" &&
+    (FILE_ISSUE_CODES as readonly string[]).includes(code) &&
+    typeof (details as { path?: unknown }).path === "string"
+  );
+}
