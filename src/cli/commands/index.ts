@@ -1,4 +1,5 @@
 import type { Command } from "../command.js";
 import { inspectCommand } from "./inspect.js";
+import { replayCommand } from "./replay.js";
 
-export const COMMANDS: Command[] = [inspectCommand];
+export const COMMANDS: Command[] = [inspectCommand, replayCommand];

@@ -1,0 +1,120 @@
+import { produce } from "immer";
+import type { KitEvent } from "./contract/events.js";
+import { exhaustive } from "./session.js";
+import type { PromiseRunState, RecoverySlice } from "./state.js";
+
+/** What the stall detector looks at, one step per entry. */
+export type RunEvent =
+  | { type: "assistant"; entryId: string; text: string; toolCalls: number; stopReason: string }
+  | { type: "toolResult" }
+  | { type: "user" }
+  | { type: "host" }
+  | { type: "anchor" };
+
+/** The seam to the stall detector: pure functions, injected so this reducer depends on no implementation. */
+export interface StallDetector {
+  emptyRun: PromiseRunState;
+  /** Returns the same object when the event changes nothing. */
+  advanceRun(run: PromiseRunState, event: RunEvent): PromiseRunState;
+  isPromiseReply(text: string): boolean;
+}
+
+/** Automatic recoveries allowed per user request. */
+export const MAX_RECOVERIES = 1;
+const NOT_COUNTED = new Set(["error", "aborted", "length"]);
+
+export function initialRecovery(detector: StallDetector): RecoverySlice {
+  return {
+    anchorId: null,
+    anchorRequestId: null,
+    recoveriesThisRequest: 0,
+    run: detector.emptyRun,
+    promisesSinceAnchor: 0,
+    toolAttemptsSinceAnchor: 0,
+    stopped: false,
+  };
+}
+
+function withRun(state: RecoverySlice, run: PromiseRunState): RecoverySlice {
+  return run === state.run ? state : { ...state, run };
+}
+
+/**
+ * The recovery anchor, recoveries used in this request and the recent promise run. `requestId` is the request the
+ * event belongs to (the request slice after this event).
+ */
+export function createRecoveryReducer(detector: StallDetector) {
+  return (state: RecoverySlice, event: KitEvent, requestId: string | null): RecoverySlice => {
+    switch (event.kind) {
+      case "user": {
+        const next = withRun(state, detector.advanceRun(state.run, { type: "user" }));
+        if (next.recoveriesThisRequest === 0 && !next.stopped) return next;
+        return { ...next, recoveriesThisRequest: 0, stopped: false };
+      }
+      case "assistant": {
+        const toolCalls = event.toolCallIds.length;
+        const run = detector.advanceRun(state.run, {
+          type: "assistant",
+          entryId: event.entryId,
+          text: event.text,
+          toolCalls,
+          stopReason: event.stopReason,
+        });
+        const next = withRun(state, run);
+        if (state.anchorId === null || NOT_COUNTED.has(event.stopReason)) return next;
+        if (toolCalls > 0) return { ...next, toolAttemptsSinceAnchor: next.toolAttemptsSinceAnchor + 1 };
+        if (!detector.isPromiseReply(event.text)) return next;
+        return { ...next, promisesSinceAnchor: next.promisesSinceAnchor + 1 };
+      }
+      case "toolResult": {
+        const next = withRun(state, detector.advanceRun(state.run, { type: "toolResult" }));
+        if (state.anchorId === null) return next;
+        return { ...next, toolAttemptsSinceAnchor: next.toolAttemptsSinceAnchor + 1 };
+      }
+      case "kit": {
+        const record = event.record;
+        if (record.type === "recoveryMarker") {
+          return produce(state, (d) => {
+            d.anchorId = event.entryId;
+            d.anchorRequestId = requestId;
+            d.recoveriesThisRequest += 1;
+            d.run = detector.advanceRun(state.run, { type: "anchor" });
+            d.promisesSinceAnchor = 0;
+            d.toolAttemptsSinceAnchor = 0;
+          });
+        }
+        if (record.type === "stallStop") return state.stopped ? state : { ...state, stopped: true };
+        return withRun(state, detector.advanceRun(state.run, { type: "host" }));
+      }
+      case "hostMessage":
+        return withRun(state, detector.advanceRun(state.run, { type: "host" }));
+      case "modelChange":
+      case "thinkingChange":
+      case "other":
+        return state;
+      default:
+        return exhaustive(event);
+    }
+  };
+}
+
+export type RecoveryDecision = "recover" | "stop" | "none";
+
+/**
+ * What the host should do when a run settles: recover once per request when the promise run stalled; after a
+ * recovery in this request, a renewed promise-only stop with no tool attempt ends in STALLED_NO_TOOL_PROGRESS.
+ */
+export function recoveryDecision(state: RecoverySlice, requestId: string | null): RecoveryDecision {
+  if (state.stopped) return "none";
+  const recoveredNow = state.anchorId !== null && state.anchorRequestId === requestId;
+  if (recoveredNow && state.recoveriesThisRequest >= MAX_RECOVERIES) {
+    return state.promisesSinceAnchor > 0 && state.toolAttemptsSinceAnchor === 0 ? "stop" : "none";
+  }
+  if (state.run.stalled && state.recoveriesThisRequest < MAX_RECOVERIES) return "recover";
+  return "none";
+}
+
+/** Whether the branch currently ends in a stall: a stalled run, or a stop that nothing has answered yet. */
+export function isStalled(state: RecoverySlice): boolean {
+  return state.run.stalled || state.stopped;
+}

@@ -1,0 +1,44 @@
+import type { KitEvent } from "./contract/events.js";
+import { denialsReducer, initialDenials } from "./denials.js";
+import { fileIssuesReducer, initialFileIssues } from "./file-issues.js";
+import { createRecoveryReducer, initialRecovery, type StallDetector } from "./recovery.js";
+import { initialRequest, requestReducer } from "./request.js";
+import { initialSession, sessionReducer } from "./session.js";
+import type { KitState } from "./state.js";
+import { initialVerification, verificationReducer } from "./verification.js";
+
+export interface RootReducer {
+  initialState(): KitState;
+  /** Returns the same state object when the event changes nothing. */
+  evolve(state: KitState, event: KitEvent): KitState;
+}
+
+export function createRootReducer(detector: StallDetector): RootReducer {
+  const recoveryReducer = createRecoveryReducer(detector);
+  const initial: KitState = {
+    session: initialSession(),
+    request: initialRequest(),
+    denials: initialDenials(),
+    fileIssues: initialFileIssues(),
+    verification: initialVerification(),
+    recovery: initialRecovery(detector),
+  };
+  return {
+    initialState: () => initial,
+    evolve(state, event) {
+      const request = requestReducer(state.request, event);
+      const next: KitState = {
+        session: sessionReducer(state.session, event),
+        request,
+        denials: denialsReducer(state.denials, event),
+        fileIssues: fileIssuesReducer(state.fileIssues, event),
+        verification: verificationReducer(state.verification, event),
+        recovery: recoveryReducer(state.recovery, event, request.currentRequestId),
+      };
+      for (const key of Object.keys(next) as (keyof KitState)[]) {
+        if (next[key] !== state[key]) return Object.freeze(next);
+      }
+      return state;
+    },
+  };
+}

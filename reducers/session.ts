@@ -1,0 +1,38 @@
+import { produce } from "immer";
+import type { KitEvent } from "./contract/events.js";
+import type { SessionSlice } from "./state.js";
+
+export function initialSession(): SessionSlice {
+  return { model: null, thinkingLevel: "off" };
+}
+
+/** Model and thinking level as the host computes them: the last change, or the last assistant reply's model. */
+export const sessionReducer = (state: SessionSlice, event: KitEvent): SessionSlice => {
+  switch (event.kind) {
+    case "modelChange":
+      return produce(state, (d) => {
+        d.model = { provider: event.provider, modelId: event.modelId };
+      });
+    case "assistant":
+      if (state.model?.provider === event.provider && state.model.modelId === event.model) return state;
+      return produce(state, (d) => {
+        d.model = { provider: event.provider, modelId: event.model };
+      });
+    case "thinkingChange":
+      return produce(state, (d) => {
+        d.thinkingLevel = event.thinkingLevel;
+      });
+    case "user":
+    case "toolResult":
+    case "kit":
+    case "hostMessage":
+    case "other":
+      return state;
+    default:
+      return exhaustive(event);
+  }
+};
+
+export function exhaustive(event: never): never {
+  throw new Error(`unhandled event ${JSON.stringify(event)}`);
+}

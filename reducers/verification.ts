@@ -1,0 +1,102 @@
+import { produce } from "immer";
+import type { KitEvent } from "./contract/events.js";
+import type { CheckName, CheckStatus } from "./contract/kit-entries.js";
+import { exhaustive } from "./session.js";
+import type { CheckRecord, VerificationSlice } from "./state.js";
+
+export const CHECKS: readonly CheckName[] = ["app_build", "app_test"];
+export const MUTATING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
+/** Automatic verification rounds allowed per user request. */
+export const MAX_ROUNDS = 3;
+
+export function initialVerification(): VerificationSlice {
+  return { revision: 0, checks: {}, mutationsThisRequest: 0, roundsThisRequest: 0, incomplete: false };
+}
+
+function isCheck(name: string): name is CheckName {
+  return (CHECKS as readonly string[]).includes(name);
+}
+
+/** A check result from the tool's structured details; a result without them counts by its error flag. */
+function statusOf(isError: boolean, details: unknown): { status: CheckStatus; testsRun?: number } {
+  const d = (typeof details === "object" && details !== null ? details : {}) as {
+    status?: unknown;
+    testsRun?: unknown;
+  };
+  const known = ["passed", "failed", "no_tests", "error"].includes(d.status as string);
+  const status = isError ? "failed" : known ? (d.status as CheckStatus) : "passed";
+  return typeof d.testsRun === "number" ? { status, testsRun: d.testsRun } : { status };
+}
+
+export const verificationReducer = (state: VerificationSlice, event: KitEvent): VerificationSlice => {
+  switch (event.kind) {
+    case "user":
+      if (state.mutationsThisRequest === 0 && state.roundsThisRequest === 0 && !state.incomplete) return state;
+      return { ...state, mutationsThisRequest: 0, roundsThisRequest: 0, incomplete: false };
+    case "toolResult": {
+      if (MUTATING_TOOLS.has(event.toolName)) {
+        if (event.isError || !mutated(event.details)) return state;
+        return produce(state, (d) => {
+          d.revision += 1;
+          d.checks = {};
+          d.mutationsThisRequest += 1;
+        });
+      }
+      if (!isCheck(event.toolName)) return state;
+      const name = event.toolName;
+      const record: CheckRecord = {
+        ...statusOf(event.isError, event.details),
+        revision: state.revision,
+        entryId: event.entryId,
+        by: "model",
+      };
+      return produce(state, (d) => {
+        d.checks[name] = record;
+      });
+    }
+    case "kit": {
+      const record = event.record;
+      if (record.type === "completionReport") {
+        return produce(state, (d) => {
+          d.roundsThisRequest += 1;
+          for (const check of record.details.checks) {
+            if (record.details.revision !== state.revision) continue;
+            const entry: CheckRecord = {
+              status: check.status,
+              revision: state.revision,
+              entryId: event.entryId,
+              by: check.by,
+            };
+            if (check.testsRun !== undefined) entry.testsRun = check.testsRun;
+            d.checks[check.name] = entry;
+          }
+        });
+      }
+      if (record.type === "verificationIncomplete") {
+        return state.incomplete ? state : { ...state, incomplete: true };
+      }
+      return state;
+    }
+    case "assistant":
+    case "hostMessage":
+    case "modelChange":
+    case "thinkingChange":
+    case "other":
+      return state;
+    default:
+      return exhaustive(event);
+  }
+};
+
+/** Controlled writes say `mutated: true`; a host tool without details counts as a mutation when it succeeded. */
+function mutated(details: unknown): boolean {
+  if (typeof details !== "object" || details === null) return true;
+  const flag = (details as { mutated?: unknown }).mutated;
+  return flag === undefined || flag === true;
+}
+
+/** Checks still owed for the current revision: only after a successful mutation in this request. */
+export function missingChecks(state: VerificationSlice): CheckName[] {
+  if (state.mutationsThisRequest === 0 || state.revision === 0) return [];
+  return CHECKS.filter((name) => state.checks[name]?.revision !== state.revision);
+}

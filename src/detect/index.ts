@@ -1,0 +1,13 @@
+export {
+  advanceRun,
+  detectStall,
+  EMPTY_RUN,
+  type PromiseRun,
+  type RunEvent,
+  STALL_RUN_LENGTH,
+  STALL_WINDOW,
+  type StallVerdict,
+  UNCOUNTED_STOP_REASONS,
+} from "./promise-run.js";
+export { classifyReply, isPromiseReply, type ReplyClass, type ReplyKind } from "./reply-classifier.js";
+export { isSimilarReply, replySimilarity, SIMILARITY_THRESHOLD } from "./similarity.js";

@@ -1,0 +1,74 @@
+import type { RootReducer } from "../../reducers/root.js";
+import type { KitState } from "../../reducers/state.js";
+import type { SessionEntry } from "../log/entry-types.js";
+import { toEvent } from "./to-event.js";
+
+/** Where the fold finds entries: a `SessionTree`, or the live host's session manager. */
+export interface EntrySource {
+  get(id: string): SessionEntry | undefined;
+  /** Null for a root, an orphan, or an entry whose parent link was cut. */
+  parentOf(id: string): string | null;
+}
+
+/**
+ * `state(entry) = evolve(state(parent), entry)`, memoised by entry id across the whole tree: each entry is reduced
+ * once however many branches share it, and a newly appended entry costs one reducer call.
+ */
+export class BranchFold {
+  private readonly memo = new Map<string, KitState>();
+  /** Reducer calls made so far; tests use it to prove the incremental cost. */
+  reductions = 0;
+
+  constructor(
+    private readonly source: EntrySource,
+    private readonly reducer: RootReducer,
+  ) {}
+
+  initialState(): KitState {
+    return this.reducer.initialState();
+  }
+
+  /** The state after `id`; the initial state for null or an unknown id. */
+  stateAt(id: string | null): KitState {
+    if (id === null) return this.reducer.initialState();
+    const known = this.memo.get(id);
+    if (known) return known;
+    const pending: SessionEntry[] = [];
+    let cursor: string | null = id;
+    let state = this.reducer.initialState();
+    while (cursor !== null) {
+      const memo = this.memo.get(cursor);
+      if (memo) {
+        state = memo;
+        break;
+      }
+      const entry = this.source.get(cursor);
+      if (!entry) break;
+      pending.push(entry);
+      cursor = this.source.parentOf(cursor);
+    }
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const entry = pending[i] as SessionEntry;
+      state = this.reducer.evolve(state, toEvent(entry));
+      this.reductions++;
+      this.memo.set(entry.id, state);
+    }
+    return this.memo.get(id) ?? state;
+  }
+
+  /** Forgets everything, e.g. after the host replaced its entries. */
+  clear(): void {
+    this.memo.clear();
+  }
+
+  get size(): number {
+    return this.memo.size;
+  }
+}
+
+/** The plain, unmemoised fold of one path, root first: the reference the memoised fold must equal. */
+export function foldPath(path: readonly SessionEntry[], reducer: RootReducer): KitState {
+  let state = reducer.initialState();
+  for (const entry of path) state = reducer.evolve(state, toEvent(entry));
+  return state;
+}

@@ -1,0 +1,16 @@
+import type { KitState } from "../../reducers/state.js";
+import type { SessionTree } from "../tree/session-tree.js";
+import { BranchFold } from "./branch-fold.js";
+import { kitReducer } from "./kit-reducer.js";
+
+/** The memoised fold over every branch of a session file's tree. */
+export function foldTree(tree: SessionTree): BranchFold {
+  return new BranchFold(tree, kitReducer);
+}
+
+/** State at every leaf, each entry reduced once for the whole tree. */
+export function foldAllLeaves(tree: SessionTree, fold = foldTree(tree)): Map<string, KitState> {
+  const out = new Map<string, KitState>();
+  for (const leaf of tree.leaves()) out.set(leaf, fold.stateAt(leaf));
+  return out;
+}

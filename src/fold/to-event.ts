@@ -1,0 +1,63 @@
+import type { KitEvent } from "../../reducers/contract/events.js";
+import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
+import { kitRecordOf } from "./kit-records.js";
+
+export function textOf(message: AgentMessage): string {
+  if (!("content" in message)) return "";
+  const content = message.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  for (const block of content) {
+    if (block && block.type === "text") text += (text ? "\n" : "") + block.text;
+  }
+  return text;
+}
+
+/** Normalises one session entry into the event the reducers fold. */
+export function toEvent(entry: SessionEntry): KitEvent {
+  const entryId = entry.id;
+  switch (entry.type) {
+    case "message": {
+      const message = entry.message;
+      if (!message || typeof message !== "object") return { kind: "other", entryId };
+      if (message.role === "user") return { kind: "user", entryId };
+      if (message.role === "assistant") {
+        const content = Array.isArray(message.content) ? message.content : [];
+        return {
+          kind: "assistant",
+          entryId,
+          text: textOf(message),
+          toolCallIds: content.filter((b) => b?.type === "toolCall").map((b) => (b as { id: string }).id),
+          stopReason: String(message.stopReason ?? "stop"),
+          provider: String(message.provider ?? ""),
+          model: String(message.model ?? ""),
+        };
+      }
+      if (message.role === "toolResult") {
+        return {
+          kind: "toolResult",
+          entryId,
+          toolCallId: String(message.toolCallId),
+          toolName: String(message.toolName ?? ""),
+          isError: message.isError === true,
+          details: message.details,
+        };
+      }
+      if (message.role === "custom") return { kind: "hostMessage", entryId };
+      return { kind: "other", entryId };
+    }
+    case "custom":
+    case "custom_message": {
+      const record = kitRecordOf(entry);
+      if (record) return { kind: "kit", entryId, record };
+      return entry.type === "custom_message" ? { kind: "hostMessage", entryId } : { kind: "other", entryId };
+    }
+    case "model_change":
+      return { kind: "modelChange", entryId, provider: entry.provider, modelId: entry.modelId };
+    case "thinking_level_change":
+      return { kind: "thinkingChange", entryId, thinkingLevel: entry.thinkingLevel };
+    default:
+      return { kind: "other", entryId };
+  }
+}

@@ -1,0 +1,158 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { packageRoot } from "../package-root.js";
+import { type BoundedText, loadBoundedText } from "./bounded-text.js";
+import { detectCaseInsensitive, makeFold, trueCase } from "./case-fold.js";
+import { MARKER_NAME, PI_CONTROL_DIR } from "./constants.js";
+import type { Decision, DenialKind, Denied, PolicyOp } from "./decision.js";
+import { expandPathInput } from "./path-input.js";
+import { partsBelow, sameParts } from "./path-parts.js";
+import { isAbsent, nodePolicyFs, type PolicyFs } from "./policy-fs.js";
+import { realPathOf } from "./real-path.js";
+
+export interface PolicyOptions {
+  /** The directory the session started in. */
+  root: string;
+  /** Where `~` points; defaults to the user's home directory. */
+  home?: string;
+  /** Overrides the per-root probe (tests, or hosts that know better). */
+  caseInsensitive?: boolean;
+  /** Folders that are never writable; defaults to the kit's own installed package folder. */
+  protectedDirs?: readonly string[];
+  fs?: PolicyFs;
+}
+
+export type MarkerProbe = "none" | "marker" | "unverifiable";
+
+export interface Policy {
+  /** Canonical real path of the policy root. */
+  readonly root: string;
+  readonly caseInsensitive: boolean;
+  readonly fs: PolicyFs;
+  /** Decides one path for one operation, checking markers afresh; nothing is cached. */
+  decide(input: string, op: PolicyOp): Decision;
+  /** Whether `dir` itself holds a marker; used to prune walks before a directory is enumerated. */
+  markerIn(dir: string): MarkerProbe;
+  /** The marker file's text for a denied scope, through the bounded loader. */
+  markerGuidance(scope: string): BoundedText;
+  /** Real path, respelled with the stored case on case-insensitive file systems. */
+  canonical(path: string): string;
+}
+
+export function createPolicy(options: PolicyOptions): Policy {
+  const fs = options.fs ?? nodePolicyFs;
+  const rootGiven = resolve(options.root);
+  const rootReal = fs.realpath(rootGiven);
+  const caseInsensitive = options.caseInsensitive ?? detectCaseInsensitive(rootReal, fs);
+  const fold = makeFold(caseInsensitive);
+  const home = options.home ?? homedir();
+  const protectedDirs = (options.protectedDirs ?? [packageRoot()]).map((dir) => realPathOf(resolve(dir), fs));
+
+  const canonical = (path: string): string => {
+    const real = realPathOf(path, fs);
+    const parts = caseInsensitive ? partsBelow(rootReal, real, fold) : undefined;
+    return parts ? trueCase(real, rootReal, parts, fold, fs) : real;
+  };
+
+  const markerIn = (dir: string): MarkerProbe => {
+    try {
+      fs.lstat(join(dir, MARKER_NAME));
+      return "marker";
+    } catch (error) {
+      return isAbsent(error) ? "none" : "unverifiable";
+    }
+  };
+
+  /** The outermost marker between `base` and `base/parts…` inclusive. */
+  const markerScan = (base: string, parts: readonly string[]) => {
+    for (let i = 0; i <= parts.length; i++) {
+      const dir = join(base, ...parts.slice(0, i));
+      const probe = markerIn(dir);
+      if (probe !== "none") return { dir, probe };
+    }
+    return undefined;
+  };
+
+  const controlScan = (base: string, parts: readonly string[]) => {
+    const pi = parts.findIndex((part) => fold(part) === fold(PI_CONTROL_DIR));
+    if (pi >= 0) {
+      const scope = canonical(join(base, ...parts.slice(0, pi + 1)));
+      return { scope, rule: `control:pi-dir:${scope}` };
+    }
+    const last = parts.at(-1);
+    if (last !== undefined && fold(last) === fold(MARKER_NAME)) {
+      const scope = canonical(join(base, ...parts.slice(0, -1)));
+      return { scope, rule: `control:marker-file:${join(scope, MARKER_NAME)}` };
+    }
+    return undefined;
+  };
+
+  const decide = (input: string, op: PolicyOp): Decision => {
+    const lexical = expandPathInput(input, rootGiven, home);
+    const path = canonical(lexical);
+    const deny = (
+      status: Denied["status"],
+      kind: DenialKind,
+      scope: string,
+      rule: string,
+      marker?: string,
+    ): Denied => ({
+      allowed: false,
+      op,
+      input,
+      status,
+      kind,
+      scope,
+      rule,
+      path,
+      ...(marker === undefined ? {} : { marker }),
+    });
+
+    const lexBase = partsBelow(rootGiven, lexical, fold) ? rootGiven : rootReal;
+    const lexParts = partsBelow(lexBase, lexical, fold);
+    const realParts = partsBelow(rootReal, path, fold);
+    if (!lexParts || !realParts) return deny("outOfScope", "outside-root", rootReal, `outside-root:${rootReal}`);
+
+    for (const [base, parts] of [
+      [rootReal, realParts],
+      [lexBase, lexParts],
+    ] as const) {
+      const hit = markerScan(base, parts);
+      if (hit) {
+        const scope = canonical(hit.dir);
+        const marker = join(scope, MARKER_NAME);
+        const rule = hit.probe === "marker" ? `marker:${marker}` : `marker-unverifiable:${scope}`;
+        return deny("excluded", "marker", scope, rule, marker);
+      }
+    }
+
+    if (op === "write") {
+      const control = controlScan(rootReal, realParts) ?? controlScan(lexBase, lexParts);
+      if (control) return deny("excluded", "control", control.scope, control.rule);
+      for (const dir of protectedDirs) {
+        if (partsBelow(dir, path, fold) || partsBelow(dir, lexical, fold)) {
+          return deny("excluded", "control", dir, `control:kit-package:${dir}`);
+        }
+      }
+    }
+
+    let finalLink = false;
+    try {
+      finalLink = fs.lstat(lexical).isSymbolicLink();
+    } catch {
+      finalLink = false;
+    }
+    const viaSymlink = finalLink || !sameParts(lexParts, realParts, fold);
+    return { allowed: true, op, input, path, lexicalPath: lexical, viaSymlink };
+  };
+
+  return {
+    root: rootReal,
+    caseInsensitive,
+    fs,
+    decide,
+    markerIn,
+    markerGuidance: (scope) => loadBoundedText(join(scope, MARKER_NAME), fs),
+    canonical,
+  };
+}

@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import {
+  advanceRun,
+  detectStall,
+  EMPTY_RUN,
+  type PromiseRun,
+  type RunEvent,
+  STALL_RUN_LENGTH,
+  STALL_WINDOW,
+} from "../../src/detect/index.js";
+
+let seq = 0;
+function reply(text: string, options: { toolCalls?: number; stopReason?: string; id?: string } = {}): RunEvent {
+  seq++;
+  return {
+    type: "assistant",
+    entryId: options.id ?? `a${seq}`,
+    text,
+    toolCalls: options.toolCalls ?? 0,
+    stopReason: options.stopReason ?? (options.toolCalls ? "toolUse" : "stop"),
+  };
+}
+const promise = (id: string) => reply("Let me check the compiler errors.", { id });
+const TOOL_RESULT: RunEvent = { type: "toolResult" };
+const USER: RunEvent = { type: "user" };
+const HOST: RunEvent = { type: "host" };
+const ANCHOR: RunEvent = { type: "anchor" };
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function given(...events: RunEvent[]) {
+  const before = deepFreeze(events.reduce(advanceRun, EMPTY_RUN));
+  return {
+    when(...more: RunEvent[]) {
+      const after = more.map(deepFreeze).reduce(advanceRun, before);
+      return {
+        thenStalled(ids: string[]) {
+          expect(after.stalled).toBe(true);
+          expect(after.promiseEntryIds).toEqual(ids);
+          expect(detectStall([...events, ...more]).stalled).toBe(true);
+        },
+        thenNotStalled(ids: string[] = []) {
+          expect(after.stalled).toBe(false);
+          expect(after.promiseEntryIds).toEqual(ids);
+          expect(detectStall([...events, ...more]).stalled).toBe(false);
+        },
+        thenUnchanged() {
+          expect(after).toBe(before);
+        },
+      };
+    },
+  };
+}
+
+describe("advanceRun / detectStall", () => {
+  it(`given ${STALL_RUN_LENGTH - 1} similar promises, when a third arrives, then the run stalls`, () => {
+    given(promise("p1"), promise("p2"))
+      .when(reply("I'll look at the compiler errors again.", { id: "p3" }))
+      .thenStalled(["p1", "p2", "p3"]);
+  });
+
+  it("given two promises, when nothing else happens, then there is no stall yet", () => {
+    given(promise("p1")).when(promise("p2")).thenNotStalled(["p1", "p2"]);
+  });
+
+  it("given a Chinese loop, when the third similar promise arrives, then the run stalls", () => {
+    given(reply("我来检查一下编译错误。", { id: "z1" }), reply("让我先看一下编译错误。", { id: "z2" }))
+      .when(reply("我来检查编译错误。", { id: "z3" }))
+      .thenStalled(["z1", "z2", "z3"]);
+  });
+
+  describe("resets", () => {
+    it("given two promises, when a reply makes a tool call, then the run resets", () => {
+      given(promise("p1"), promise("p2"))
+        .when(reply("Let me check.", { toolCalls: 1 }), promise("p3"))
+        .thenNotStalled(["p3"]);
+    });
+
+    it("given two promises, when a tool result arrives, then the run resets", () => {
+      given(promise("p1"), promise("p2")).when(TOOL_RESULT, promise("p3")).thenNotStalled(["p3"]);
+    });
+
+    it("given two promises, when a recovery anchor arrives, then counting starts again after it", () => {
+      given(promise("p1"), promise("p2")).when(ANCHOR, promise("p3"), promise("p4")).thenNotStalled(["p3", "p4"]);
+      given(promise("p1"), promise("p2"), ANCHOR)
+        .when(promise("p3"), promise("p4"), promise("p5"))
+        .thenStalled(["p3", "p4", "p5"]);
+    });
+
+    it("given a stalled run, when a tool result arrives, then the stall is cleared", () => {
+      given(promise("p1"), promise("p2"), promise("p3")).when(TOOL_RESULT).thenNotStalled();
+    });
+  });
+
+  describe("pass-through events", () => {
+    it("given two promises, when user and host messages come between, then the third still stalls", () => {
+      given(promise("p1"), USER, promise("p2"), HOST).when(USER, promise("p3")).thenStalled(["p1", "p2", "p3"]);
+    });
+
+    it.each(["error", "aborted", "length"])(
+      "given two promises, when a %s reply arrives, then it neither counts nor resets",
+      (stopReason) => {
+        given(promise("p1"), promise("p2"))
+          .when(reply("Let me check the compiler errors.", { stopReason }))
+          .thenUnchanged();
+        given(promise("p1"), promise("p2"))
+          .when(reply("", { stopReason, toolCalls: 1 }))
+          .thenUnchanged();
+      },
+    );
+
+    it("given any run, when a user or host message arrives, then the same object comes back", () => {
+      given(promise("p1")).when(USER).thenUnchanged();
+      given(promise("p1")).when(HOST).thenUnchanged();
+      given().when(TOOL_RESULT, ANCHOR, reply("The build passes.")).thenUnchanged();
+    });
+  });
+
+  describe("exclusions", () => {
+    it.each([
+      ["a factual answer repeated word for word", "The build has 3 errors in src/app.ts."],
+      ["a deliverable", "Fix:\n```ts\nimport { x } from './x.js';\n```"],
+      ["a question", "Should I look at the compiler errors or the scenarios?"],
+      ["a refusal", "I can't help with files outside the project."],
+      ["a blocker code", "BLOCKED: models/ is excluded; let me check the compiler errors."],
+      ["an upper-snake blocker", "STALLED_NO_TOOL_PROGRESS"],
+    ])("given %s three times, then there is no stall", (_name, text) => {
+      given(reply(text, { id: "x1" }), reply(text, { id: "x2" }))
+        .when(reply(text, { id: "x3" }))
+        .thenNotStalled();
+    });
+  });
+
+  describe("similarity and the window", () => {
+    it("given two promises, when a dissimilar promise arrives, then it starts a new run", () => {
+      given(promise("p1"), promise("p2"))
+        .when(reply("Let me run the unit tests.", { id: "q1" }))
+        .thenNotStalled(["q1"]);
+    });
+
+    it("given a run, when a promise similar to an earlier member (not the latest) arrives, then it joins", () => {
+      given(
+        reply("Let me check the compiler errors.", { id: "p1" }),
+        reply("I'll check the compiler errors in app.ts again.", { id: "p2" }),
+      )
+        .when(reply("Let me look at the compiler errors.", { id: "p3" }))
+        .thenStalled(["p1", "p2", "p3"]);
+    });
+
+    it("given non-promise replies between promises, then they do not reset but use up the window", () => {
+      const filler = (n: number) => Array.from({ length: n }, (_, i) => reply(`The answer is ${i}.`));
+      given(promise("p1"), ...filler(STALL_WINDOW - 3), promise("p2"))
+        .when(promise("p3"))
+        .thenStalled(["p1", "p2", "p3"]);
+      given(promise("p1"), ...filler(STALL_WINDOW - 2), promise("p2"))
+        .when(promise("p3"))
+        .thenNotStalled(["p3"]);
+    });
+
+    it("given a run that outgrows the window, when more non-promise replies arrive, then it is dropped", () => {
+      const filler = Array.from({ length: STALL_WINDOW }, (_, i) => reply(`Fact ${i}.`));
+      given(promise("p1"))
+        .when(...filler)
+        .thenNotStalled();
+    });
+
+    it("given a stalled run, when a dissimilar promise or a factual reply arrives, then it stays stalled", () => {
+      given(promise("p1"), promise("p2"), promise("p3"))
+        .when(reply("Let me run the tests.", { id: "q1" }))
+        .thenStalled(["p1", "p2", "p3", "q1"]);
+      given(promise("p1"), promise("p2"), promise("p3"))
+        .when(reply("The build has errors."))
+        .thenStalled(["p1", "p2", "p3"]);
+    });
+  });
+
+  it("given a stall, then detectStall names the promises and gives a reason", () => {
+    const verdict = detectStall([promise("p1"), promise("p2"), promise("p3")]);
+    expect(verdict).toMatchObject({ stalled: true, promiseEntryIds: ["p1", "p2", "p3"] });
+    expect(verdict.reason).toMatch(/3 similar action-promise replies/);
+    expect(detectStall([]).reason).toMatch(/no open/);
+  });
+
+  it("given the empty run, then it is frozen and unchanged by resets", () => {
+    const run: PromiseRun = EMPTY_RUN;
+    expect(Object.isFrozen(run)).toBe(true);
+    expect(advanceRun(run, TOOL_RESULT)).toBe(run);
+    expect(advanceRun(run, ANCHOR)).toBe(run);
+    expect(advanceRun(run, reply("x", { toolCalls: 2 }))).toBe(run);
+  });
+});

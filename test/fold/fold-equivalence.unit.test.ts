@@ -1,0 +1,66 @@
+import stableStringify from "fast-json-stable-stringify";
+import { describe, expect, it } from "vitest";
+import type { KitEvent } from "../../reducers/contract/events.js";
+import { BranchFold, foldPath } from "../../src/fold/branch-fold.js";
+import { kitReducer } from "../../src/fold/kit-reducer.js";
+import { toEvent } from "../../src/fold/to-event.js";
+import { randomSession } from "../../src/synth/random-tree.js";
+import { SessionTree } from "../../src/tree/session-tree.js";
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+const SEEDS = Array.from({ length: 120 }, (_, i) => 1000 + i);
+
+describe("the memoised fold behaves like a plain full fold", () => {
+  it.each(SEEDS)("seed %i: every leaf's state equals the plain fold of its path", (seed) => {
+    const b = randomSession(seed, 60);
+    const entries = deepFreeze(b.entries);
+    const tree = new SessionTree(entries);
+    const fold = new BranchFold(tree, kitReducer);
+    for (const leaf of tree.leaves()) {
+      const memo = fold.stateAt(leaf);
+      const plain = foldPath(tree.pathTo(leaf), kitReducer);
+      expect(stableStringify(memo)).toBe(stableStringify(plain));
+      expect(stableStringify(new BranchFold(tree, kitReducer).stateAt(leaf))).toBe(stableStringify(memo));
+    }
+    expect(fold.reductions).toBe(tree.size - countUnreached(tree));
+  });
+
+  it("reduces each entry once for the whole tree, and one appended entry costs one reducer call", () => {
+    const b = randomSession(7, 400);
+    const tree = new SessionTree(b.entries);
+    const fold = new BranchFold(tree, kitReducer);
+    for (const leaf of tree.leaves()) fold.stateAt(leaf);
+    const before = fold.reductions;
+    expect(before).toBeLessThanOrEqual(tree.size);
+    b.user("one more");
+    const grown = new SessionTree(b.entries);
+    const incremental = new BranchFold(grown, kitReducer);
+    for (const leaf of tree.leaves()) incremental.stateAt(leaf);
+    const settled = incremental.reductions;
+    incremental.stateAt(b.leafId);
+    expect(incremental.reductions - settled).toBe(1);
+  });
+
+  it("reducers never mutate their input and return the same state for a no-op entry", () => {
+    const state = deepFreeze(kitReducer.initialState());
+    const noop: KitEvent = deepFreeze({ kind: "other", entryId: "x" });
+    expect(kitReducer.evolve(state, noop)).toBe(state);
+    const b = randomSession(99, 80);
+    let s = state;
+    for (const entry of deepFreeze(b.entries)) s = deepFreeze(kitReducer.evolve(s, toEvent(entry)));
+    expect(s).toBeDefined();
+  });
+});
+
+function countUnreached(tree: SessionTree): number {
+  const reached = new Set<string>();
+  for (const leaf of tree.leaves()) for (const e of tree.pathTo(leaf)) reached.add(e.id);
+  return tree.size - reached.size;
+}

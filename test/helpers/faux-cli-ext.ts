@@ -1,0 +1,73 @@
+/**
+ * Pi extension (load with `pi -e test/helpers/faux-cli-ext.ts`) that makes the real `pi` CLI run offline on pi-ai's
+ * faux provider.
+ *
+ * - Registers the faux API stream ("faux") and the provider/model `faux/faux-1` (API key is a literal, not a secret).
+ * - Replies from the JSON script named by env PI_FAUX_SCRIPT: an array of FauxStep (see faux-common.ts), one step per
+ *   provider request; when it runs out, the reply is an error "No more faux responses queued".
+ * - Appends one JSON line (a FauxRequest) per provider request to the file named by env PI_FAUX_LOG, synchronously,
+ *   before replying, so the log is complete even when Pi exits right after.
+ *
+ * Pi loads this file with jiti, whose alias hands it the host's own pi-ai instance.
+ */
+import { appendFileSync, readFileSync } from "node:fs";
+import { getApiProvider, registerFauxProvider } from "@mariozechner/pi-ai";
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import {
+  applyStepTiming,
+  FAUX_API,
+  FAUX_EXHAUSTED,
+  FAUX_MODEL_DEF,
+  FAUX_PROVIDER,
+  type FauxStep,
+  recordRequest,
+  stepToAssistantMessage,
+} from "./faux-common.js";
+
+function loadScript(): FauxStep[] {
+  const file = process.env.PI_FAUX_SCRIPT;
+  if (!file) return [];
+  const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+  if (!Array.isArray(parsed)) throw new Error(`PI_FAUX_SCRIPT ${file}: expected a JSON array of steps`);
+  return parsed as FauxStep[];
+}
+
+export default function fauxCliExtension(pi: ExtensionAPI): void {
+  const script = loadScript();
+  const log = process.env.PI_FAUX_LOG;
+  let next = 0;
+  let requestIndex = 0;
+
+  const faux = registerFauxProvider({
+    api: FAUX_API,
+    provider: FAUX_PROVIDER,
+    models: [FAUX_MODEL_DEF],
+    tokenSize: { min: 16, max: 16 },
+  });
+
+  // Every provider request consumes one router step; the router picks the scripted step itself so that it can log
+  // requests that find the script exhausted too.
+  const router = async (
+    context: Parameters<typeof recordRequest>[2],
+    options: Parameters<typeof applyStepTiming>[1],
+  ): Promise<ReturnType<typeof stepToAssistantMessage>> => {
+    faux.appendResponses([router]);
+    const stepIndex = next < script.length ? next++ : null;
+    const req = recordRequest(requestIndex++, stepIndex, context);
+    if (log) appendFileSync(log, `${JSON.stringify(req)}\n`);
+    const step = stepIndex === null ? undefined : script[stepIndex];
+    if (!step) throw new Error(FAUX_EXHAUSTED);
+    await applyStepTiming(step, options);
+    return stepToAssistantMessage(step);
+  };
+  faux.setResponses([router, router]);
+
+  const streamSimple = getApiProvider(FAUX_API)?.streamSimple;
+  pi.registerProvider(FAUX_PROVIDER, {
+    api: FAUX_API,
+    baseUrl: "http://localhost:0",
+    apiKey: "faux-literal-key",
+    models: [FAUX_MODEL_DEF],
+    ...(streamSimple ? { streamSimple } : {}),
+  });
+}
