@@ -167,7 +167,7 @@ export const ZH_ACTION_VERBS: readonly string[] = [
 /** Characters allowed between a Chinese lead and its verb: "让我先仔细地检查". */
 export const ZH_VERB_WINDOW = 6;
 /** Acknowledgements stripped before looking at how a reply opens. */
-const ACKNOWLEDGEMENT = /^(?:ok(?:ay)?|sure|alright|got it|好的|好|嗯|收到|明白)[,，.。!！\s]*/;
+const ACKNOWLEDGEMENT = /^(?:ok(?:ay)?|sure|alright|got it|好的|好|嗯|收到|明白)[,，.。!！\s]+/;
 
 export function classifyReply(text: string): ReplyClass {
   const raw = text.trim();
@@ -232,11 +232,10 @@ function promisePhrase(lower: string): string | null {
       if (verb) return `${lead} … ${verb}`;
     }
   }
-  const opener = sentences(lower)[0]?.replace(ACKNOWLEDGEMENT, "") ?? "";
+  const all = sentences(lower);
+  const opener = all[0]?.replace(ACKNOWLEDGEMENT, "") ?? "";
   const first = words(opener);
-  if (sentences(lower).length === 1 && first.length <= EN_GERUND_MAX_WORDS && isActionGerund(first[0])) {
-    return first[0] ?? null;
-  }
+  if (all.length === 1 && first.length <= EN_GERUND_MAX_WORDS && isActionGerund(first[0])) return first[0] ?? null;
   if (opener.startsWith("正在")) return zhVerbWithin(opener.slice(2));
   return null;
 }
