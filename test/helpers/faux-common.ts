@@ -172,13 +172,17 @@ export function stepToAssistantMessage(step: FauxStep): AssistantMessage {
   };
 }
 
-/** Resolves after `ms` (or never when ms is Infinity), or as soon as `signal` aborts. */
+/**
+ * Resolves after `ms` (never, when ms is Infinity) or as soon as `signal` aborts. A timer stays armed meanwhile: a
+ * bare pending promise does not keep Node alive, and `pi -p` would silently exit 0 in the middle of a "hang".
+ */
 export function abortableWait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : setInterval(() => {}, 60_000);
     function done() {
-      if (timer !== undefined) clearTimeout(timer);
+      clearTimeout(timer);
+      clearInterval(timer);
       signal?.removeEventListener("abort", done);
       resolve();
     }

@@ -30,3 +30,11 @@ if (g[KEY] === undefined) {
 
 /** The temp folder holding the process-wide PI_CODING_AGENT_DIR. */
 export const FAUX_ENV_ROOT: string = g[KEY];
+
+/**
+ * Removes FAUX_ENV_ROOT. Vitest workers often end without Node's "exit" event, so call this in afterAll (via
+ * cleanupFauxHarnesses) once nothing in the process uses Pi any more. The env vars keep pointing at the removed path.
+ */
+export function cleanupFauxEnv(): void {
+  rmSync(FAUX_ENV_ROOT, { recursive: true, force: true });
+}

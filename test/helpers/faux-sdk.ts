@@ -17,7 +17,7 @@
  * session, and answered from that harness's own script. Several harnesses can live in one process; each has its own
  * queue and request log.
  */
-import "./faux-env.js";
+
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,12 +43,13 @@ import {
   stepToAssistantMessage,
   writeFiles,
 } from "./faux-common.js";
+import { cleanupFauxEnv } from "./faux-env.js";
 
 export * from "./faux-common.js";
 
 // ---- environment first, then Pi ------------------------------------------------------------------------------
 
-// faux-env.js (imported first, above) has set PI_CODING_AGENT_DIR / PI_OFFLINE; only now load Pi.
+// faux-env.js (a static import, so already evaluated) has set PI_CODING_AGENT_DIR / PI_OFFLINE; only now load Pi.
 const pi = await import("@mariozechner/pi-coding-agent");
 const ai = await import("@mariozechner/pi-ai");
 
@@ -100,10 +101,14 @@ process.once("exit", () => {
   for (const root of tempRoots) rmSync(root, { recursive: true, force: true });
 });
 
-/** Removes every harness temp folder created so far (they are also removed at process exit). For afterAll. */
+/**
+ * Removes every harness temp folder created so far and the process agent dir (faux-env). Call it in the file's
+ * top-level afterAll: vitest workers usually end without Node's "exit" event, so the exit hook alone leaks folders.
+ */
 export function cleanupFauxHarnesses(): void {
   for (const root of tempRoots) rmSync(root, { recursive: true, force: true });
   tempRoots.clear();
+  cleanupFauxEnv();
 }
 
 // ---- the harness ----------------------------------------------------------------------------------------------
