@@ -1,5 +1,16 @@
 import type { Command } from "../command.js";
+import { checkCommand } from "./check.js";
+import { detectCommand } from "./detect.js";
 import { inspectCommand } from "./inspect.js";
+import { recoverCommand } from "./recover.js";
 import { replayCommand } from "./replay.js";
+import { viewCommand } from "./view.js";
 
-export const COMMANDS: Command[] = [inspectCommand, replayCommand];
+export const COMMANDS: Command[] = [
+  inspectCommand,
+  replayCommand,
+  viewCommand,
+  checkCommand,
+  detectCommand,
+  recoverCommand,
+];

@@ -1,0 +1,146 @@
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { isStalled } from "../../../reducers/recovery.js";
+import { foldTree } from "../../fold/session-fold.js";
+import { recoveryMarker } from "../../kit/host-messages.js";
+import { AppendRefused, appendEntries, type PrefixProof } from "../../log/append.js";
+import type { SessionEntry } from "../../log/entry-types.js";
+import { kitVersion } from "../../package-root.js";
+import { type Command, InputError, JSON_OPTION } from "../command.js";
+import { fileInUse } from "../file-in-use.js";
+import { loadInput, singleFile } from "../inputs.js";
+import { stallReason } from "./detect.js";
+
+export interface RecoverReport {
+  file: string;
+  recovered: boolean;
+  reason: string;
+  markerEntryId: string | null;
+  backup: string | null;
+  prefix: PrefixProof | null;
+  evidence: string | null;
+}
+
+export interface RecoverOptions {
+  dryRun: boolean;
+  force: boolean;
+  backupDir?: string;
+  evidenceDir?: string;
+  nowMs: number;
+  pid: number;
+}
+
+/** Appends the recovery marker to a stalled session, the way the seed deployment resumed one. */
+export function recoverSession(
+  path: string,
+  shown: string,
+  options: RecoverOptions,
+): { exitCode: 0 | 1; report: RecoverReport } {
+  const none = { markerEntryId: null, backup: null, prefix: null, evidence: null };
+  const { tree, log } = loadInput(path, shown);
+  if (log.unusable) throw new InputError("E_BAD_HEADER", `${shown}: not a usable session file (run inspect)`);
+  if (!log.endsWithNewline) {
+    throw new InputError(
+      "E_TRUNCATED_TAIL",
+      `${shown}:${log.lines}: the last line is truncated; repair it before recovering`,
+    );
+  }
+  const leaf = tree.activeLeafId;
+  const state = foldTree(tree).stateAt(leaf);
+  if (!isStalled(state.recovery)) {
+    const already = state.recovery.anchorId !== null && state.recovery.anchorId === leaf;
+    const reason = already
+      ? `already recovered: the active leaf is marker ${leaf}`
+      : `not stalled: ${stallReason(state)}`;
+    return { exitCode: already ? 0 : 1, report: { file: shown, recovered: false, reason, ...none } };
+  }
+  if (!options.force) {
+    const use = fileInUse(path, options.pid, options.nowMs);
+    if (use.inUse) {
+      throw new InputError(
+        "E_IN_USE",
+        `${shown}: the session may be in use (${use.reason}); stop the host first, or pass --force`,
+      );
+    }
+  }
+  const promiseEntryIds = [...state.recovery.run.promiseEntryIds];
+  const reason = stallReason(state);
+  if (options.dryRun)
+    return { exitCode: 0, report: { file: shown, recovered: false, reason: `dry run: ${reason}`, ...none } };
+
+  const stamp = new Date(options.nowMs).toISOString().replace(/[:.]/g, "-");
+  const backupDir = options.backupDir ? resolve(options.backupDir) : dirname(path);
+  mkdirSync(backupDir, { recursive: true });
+  const backup = join(backupDir, `${basename(path)}.${stamp}.bak`);
+  copyFileSync(path, backup);
+
+  const marker = recoveryMarker({ requestId: state.request.currentRequestId, promiseEntryIds, reason });
+  const entry = {
+    type: "custom_message",
+    ...marker,
+    parentId: leaf,
+    timestamp: new Date(options.nowMs).toISOString(),
+  } as Omit<SessionEntry, "id">;
+  let appended: ReturnType<typeof appendEntries>;
+  try {
+    appended = appendEntries(path, new Set(tree.byId.keys()), [entry]);
+  } catch (error) {
+    if (error instanceof AppendRefused) throw new InputError(error.code, error.message);
+    throw error;
+  }
+  const markerEntryId = appended.ids[0] as string;
+  let evidence: string | null = null;
+  if (options.evidenceDir) {
+    mkdirSync(options.evidenceDir, { recursive: true });
+    evidence = join(resolve(options.evidenceDir), "summary.json");
+    const summary = {
+      sessionId: log.header?.id ?? null,
+      file: path,
+      recordsBefore: log.entries.length + 1,
+      recordsAfter: log.entries.length + 2,
+      prefix: appended.prefix,
+      after: appended.after,
+      markerEntryId,
+      promiseEntryIds,
+      requestId: state.request.currentRequestId,
+      backup,
+      kitVersion: kitVersion(),
+      at: new Date(options.nowMs).toISOString(),
+    };
+    writeFileSync(evidence, `${JSON.stringify(summary, null, 2)}\n`);
+  }
+  return {
+    exitCode: 0,
+    report: { file: shown, recovered: true, reason, markerEntryId, backup, prefix: appended.prefix, evidence },
+  };
+}
+
+export const recoverCommand: Command = {
+  name: "recover",
+  summary: "Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.",
+  usage: "context-kit recover FILE [--json] [--dry-run] [--force] [--backup-dir DIR] [--evidence DIR]",
+  options: {
+    ...JSON_OPTION,
+    "dry-run": { type: "boolean", default: false },
+    force: { type: "boolean", default: false },
+    "backup-dir": { type: "string" },
+    evidence: { type: "string" },
+  },
+  run({ values, positionals, cwd }) {
+    const path = singleFile(positionals, cwd);
+    const shown = relative(cwd, path) || path;
+    const options: RecoverOptions = {
+      dryRun: values["dry-run"] === true,
+      force: values.force === true,
+      nowMs: Date.now(),
+      pid: process.pid,
+    };
+    if (typeof values["backup-dir"] === "string") options.backupDir = resolve(cwd, values["backup-dir"]);
+    if (typeof values.evidence === "string") options.evidenceDir = resolve(cwd, values.evidence);
+    const { exitCode, report } = recoverSession(path, shown, options);
+    const text = report.recovered
+      ? `${shown}: recovered. Marker ${report.markerEntryId} appended; original ${report.prefix?.bytes} bytes unchanged (sha256 ${report.prefix?.sha256}); backup ${report.backup}${report.evidence ? `; evidence ${report.evidence}` : ""}.\nNext: pi --session ${shown} (or pi-context) continues with the recovery view.`
+      : `${shown}: nothing appended (${report.reason}).`;
+    return { exitCode, json: report, text };
+  },
+};
