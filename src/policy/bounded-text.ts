@@ -1,24 +1,10 @@
 import { GUIDANCE_MAX_BYTES } from "./constants.js";
 import { errorCode, type PolicyFs } from "./policy-fs.js";
+import { decodeText } from "./utf8.js";
 
 export type BoundedText =
   | { ok: true; text: string; truncated: boolean; size: number }
   | { ok: false; reason: "missing" | "not-a-file" | "binary" | "unreadable" };
-
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
-/** Drops a multi-byte character that the byte limit cut in half. */
-function wholeCharacters(bytes: Buffer): Buffer {
-  let end = bytes.length;
-  let back = 0;
-  while (back < 4 && end - back - 1 >= 0 && ((bytes[end - back - 1] ?? 0) & 0xc0) === 0x80) back++;
-  const lead = bytes[end - back - 1];
-  if (lead !== undefined && lead >= 0xc0) {
-    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-    if (back + 1 < need) end -= back + 1;
-  }
-  return bytes.subarray(0, end);
-}
 
 /**
  * Reads at most `maxBytes` of UTF-8 text from a regular file, never through a final symlink. Longer files are cut at
@@ -35,14 +21,8 @@ export function loadBoundedText(path: string, fs: PolicyFs, maxBytes = GUIDANCE_
     return { ok: false, reason: "unreadable" };
   }
   const truncated = head.size > head.bytes.length;
-  const bytes = truncated ? wholeCharacters(head.bytes) : head.bytes;
-  if (bytes.includes(0)) return { ok: false, reason: "binary" };
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    return { ok: false, reason: "binary" };
-  }
+  let text = decodeText(head.bytes, truncated);
+  if (text === undefined) return { ok: false, reason: "binary" };
   if (text.startsWith("\uFEFF")) text = text.slice(1);
   return { ok: true, text, truncated, size: head.size };
 }

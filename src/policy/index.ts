@@ -4,3 +4,4 @@ export type { Allowed, Decision, DenialKind, Denied, PolicyOp } from "./decision
 export { createPolicy, type MarkerProbe, type Policy, type PolicyOptions } from "./policy.js";
 export { type FileHead, nodePolicyFs, type PolicyFs } from "./policy-fs.js";
 export { loadRootGuidance, type RootGuidance } from "./root-guidance.js";
+export { decodeText, wholeCharacters } from "./utf8.js";

@@ -1,0 +1,55 @@
+import { denialResult } from "./denial-result.js";
+import { requireDirectory } from "./file-issue-result.js";
+import { findMatcher } from "./glob.js";
+import { inputIssue } from "./issues.js";
+import { type FindParams, findSchema } from "./schemas.js";
+import { prunedDetails, prunedNote, withNotes } from "./search-notes.js";
+import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
+import { countArg, type ToolDeps } from "./tool-deps.js";
+import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
+import { walkTree } from "./walk.js";
+
+export function createFindTool(deps: ToolDeps): ToolDefinition<FindParams> {
+  const { policy, ops } = deps;
+  return {
+    name: "find",
+    label: "find",
+    description:
+      "Search for files by glob pattern. Returns matching file paths relative to the search directory. Output is " +
+      `truncated to 1000 results or ${MAX_BYTES / 1024}KB (whichever is hit first). Directories excluded by a ` +
+      ".context-exclude marker are skipped without being opened.",
+    promptSnippet: "Find files by glob pattern",
+    parameters: findSchema,
+    async execute(_id, params, signal) {
+      throwIfAborted(signal);
+      if (typeof params?.pattern !== "string") return inputIssue("INVALID_ARGUMENT", "find needs a string `pattern`.");
+      const decision = policy.decide(params.path ?? ".", "search");
+      if (!decision.allowed) return denialResult(decision, policy, deps.denials);
+      const notDir = await requireDirectory(decision.path, ops, policy.root, "find");
+      if (notDir) return notDir;
+      const limit = countArg(params.limit, 1000);
+      const matches = findMatcher(params.pattern);
+      const found: string[] = [];
+      const walked = await walkTree(decision.path, deps, signal, (entry) => {
+        if (matches(entry.path, entry.name)) found.push(entry.rel);
+        return found.length < limit;
+      });
+      const details = {
+        path: decision.path,
+        ...prunedDetails(walked.pruned),
+        ...(found.length >= limit ? { resultLimitReached: limit } : {}),
+      };
+      const skipped = prunedNote(policy.root, walked.pruned);
+      if (found.length === 0) return textResult(withNotes("No files found matching pattern", [skipped]), details);
+      const capped = capOutput(found);
+      return textResult(
+        withNotes(capped.text, [
+          found.length >= limit ? `${limit} results limit reached.` : undefined,
+          capped.truncated ? `${formatSize(MAX_BYTES)} limit reached.` : undefined,
+          skipped,
+        ]),
+        details,
+      );
+    },
+  };
+}

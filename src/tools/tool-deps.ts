@@ -1,0 +1,55 @@
+import type { Policy } from "../policy/policy.js";
+import type { DenialTracker } from "./denial-tracker.js";
+import { DEFAULT_READ_LIMITS, type ReadLimits } from "./file-inspect.js";
+import { nodeToolFileOperations, type ToolFileOperations } from "./file-ops.js";
+
+export interface ToolLimits extends ReadLimits {
+  /** grep skips files larger than this while walking. */
+  maxSearchFileBytes: number;
+  /** A walk stops after visiting this many entries. */
+  maxWalkEntries: number;
+}
+
+export const DEFAULT_TOOL_LIMITS: ToolLimits = {
+  ...DEFAULT_READ_LIMITS,
+  maxSearchFileBytes: 16 * 1024 * 1024,
+  maxWalkEntries: 200_000,
+};
+
+/** Serialises mutations of one file; the host exports one (`withFileMutationQueue`). */
+export type MutationQueue = <T>(path: string, fn: () => Promise<T>) => Promise<T>;
+
+export interface GuardedToolsOptions {
+  policy: Policy;
+  denials: DenialTracker;
+  withMutationQueue?: MutationQueue;
+  operations?: Partial<ToolFileOperations>;
+  limits?: Partial<ToolLimits>;
+  /** Directory names grep and find never walk into (not exclusions: no denial, no `pruned`). */
+  skipDirNames?: readonly string[];
+}
+
+export interface ToolDeps {
+  policy: Policy;
+  denials: DenialTracker;
+  queue: MutationQueue;
+  ops: ToolFileOperations;
+  limits: ToolLimits;
+  skipDirNames: ReadonlySet<string>;
+}
+
+export function resolveToolDeps(options: GuardedToolsOptions): ToolDeps {
+  return {
+    policy: options.policy,
+    denials: options.denials,
+    queue: options.withMutationQueue ?? ((_path, fn) => fn()),
+    ops: { ...nodeToolFileOperations, ...options.operations },
+    limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
+    skipDirNames: new Set(options.skipDirNames ?? [".git", "node_modules"]),
+  };
+}
+
+/** A positive whole number from an optional numeric argument, or the default. */
+export function countArg(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
+}
