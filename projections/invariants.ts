@@ -18,7 +18,7 @@ export interface ViewUnderCheck {
   /** The host's own context for the leaf. */
   host: readonly AgentMessage[];
   view: readonly AgentMessage[];
-  /** Index of the marker in `view`, or -1 when no recovery view applies. */
+  /** Index of the marker in `view` (of the first message after it when compacted away), or -1 without a recovery view. */
   anchorIndex: number;
   /** Every user message on the branch, oldest first. */
   branchUsers: readonly UserMessage[];
