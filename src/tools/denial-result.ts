@@ -7,7 +7,7 @@ import { displayPath } from "./display-path.js";
 import { type ToolResult, textResult } from "./tool-types.js";
 
 function headline(d: Denied, policy: Policy): string {
-  const path = displayPath(policy.root, d.path);
+  const path = JSON.stringify(d.input);
   const scope = displayPath(policy.root, d.scope);
   switch (d.kind) {
     case "outside-root":

@@ -55,6 +55,7 @@ export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
 
       const searchText = (label: string, text: string): boolean => {
         const lines = text.split(/\r\n|\r|\n/);
+        if (lines.length > 1 && lines.at(-1) === "") lines.pop();
         for (let i = 0; i < lines.length && matches < limit; i++) {
           if (!regex.test(lines[i] ?? "")) continue;
           matches++;
