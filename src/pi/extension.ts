@@ -1,16 +1,23 @@
 import type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { recoveryDecision } from "../../reducers/recovery.js";
+import type { KitState } from "../../reducers/state.js";
 import type { AgentMessage, CustomMessage } from "../log/entry-types.js";
 import { projectContext } from "./context-projection.js";
 import { LiveState } from "./live-state.js";
 import { decisionForNewRequest, endedCleanly, markerFor, stallStopFor } from "./recovery-hooks.js";
 import { SettleGate } from "./settle-gate.js";
 
+function withoutScopes(state: KitState, scopes: readonly string[]): KitState {
+  const denials = { ...state.denials };
+  for (const scope of scopes) delete denials[scope];
+  return { ...state, denials };
+}
+
+export type KitPlugin = (pi: ExtensionAPI, kit: KitRuntime) => void;
+
 export interface ContextKitOptions {
-  /** Supplies project guidance for each request (the protection layer reads the root guidance file). */
-  guidance?: (ctx: ExtensionContext) => CustomMessage | null;
   /** Extra wiring (protection, verification) that shares the live state. */
-  plugins?: ((pi: ExtensionAPI, kit: KitRuntime) => void)[];
+  plugins?: KitPlugin[];
 }
 
 /** What the kit's parts share inside one host process. */
@@ -20,6 +27,12 @@ export interface KitRuntime {
   /** Set while a verification continuation runs: it never starts a recovery. */
   continuation: { kind: "verification" | "recovery" | null };
   report(error: unknown, where: string): void;
+  /** Project guidance for each request, labelled as project data (set by the protection plugin). */
+  guidance?: (ctx: ExtensionContext) => CustomMessage | null;
+  /** Denied scopes the policy allows again; records them so their reminders leave the state. */
+  allowedAgain?: (state: KitState, ctx: ExtensionContext) => string[];
+  /** Runs first when a run ends; true when it continued or stopped the run itself (verification). */
+  beforeRecovery?: (event: { messages: unknown[] }, ctx: ExtensionContext) => Promise<boolean>;
 }
 
 const SETTLE_WAIT_MS = 3000;
@@ -63,11 +76,14 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       kit.gate.close();
       try {
         const sm = ctx.sessionManager;
+        let state = kit.live.atLeaf(sm);
+        const allowed = kit.allowedAgain?.(state, ctx) ?? [];
+        if (allowed.length > 0) state = withoutScopes(state, allowed);
         const projection = projectContext({
           session: sm,
-          state: kit.live.atLeaf(sm),
+          state,
           messages: event.messages as unknown as AgentMessage[],
-          guidance: options.guidance?.(ctx) ?? null,
+          guidance: kit.guidance?.(ctx) ?? null,
           now: Date.now(),
         });
         return projection.messages ? { messages: projection.messages as never } : undefined;
@@ -77,9 +93,10 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       }
     });
 
-    pi.on("agent_end", (event, ctx) => {
+    pi.on("agent_end", async (event, ctx) => {
       try {
         const messages = event.messages as unknown as AgentMessage[];
+        if (await kit.beforeRecovery?.(event, ctx)) return;
         if (!endedCleanly(messages) || kit.continuation.kind === "verification") return;
         const state = kit.live.atLeaf(ctx.sessionManager);
         const decision = recoveryDecision(state.recovery, state.request.currentRequestId);

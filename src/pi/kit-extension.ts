@@ -1,0 +1,42 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
+import { loadHostCapabilities, type MutationQueue } from "../tools/index.js";
+import { createContextKitExtension } from "./extension.js";
+import { loadHostModule } from "./host.js";
+import { protectionPlugin } from "./protection.js";
+import { verificationPlugin } from "./verification.js";
+
+export interface KitExtensionOptions {
+  /** Policy root; default: the session's working directory. */
+  policyRoot?: string;
+  /** Where `context-kit-host-tools.json` is looked for; default: the host's agent directory. */
+  agentDir?: string;
+}
+
+export function agentDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent");
+}
+
+/**
+ * The whole kit as one extension: state and projections, stall recovery, directory protection (shell off, guarded
+ * file tools), host capabilities and completion verification. Malformed host capabilities throw, blocking startup.
+ */
+export function createKitExtension(options: KitExtensionOptions = {}): ExtensionFactory {
+  return async (pi) => {
+    const agentDir = options.agentDir ?? agentDirFromEnv();
+    const projectRoot = options.policyRoot ?? process.cwd();
+    const capabilities = await loadHostCapabilities({ projectRoot, agentDir });
+    const host = await loadHostModule().catch(() => ({}) as Record<string, unknown>);
+    const queue = host.withFileMutationQueue as MutationQueue | undefined;
+    const protection = protectionPlugin({
+      ...(options.policyRoot ? { policyRoot: options.policyRoot } : {}),
+      ...(queue ? { withMutationQueue: queue } : {}),
+      hostTools: capabilities.tools,
+    });
+    const verification = verificationPlugin(() => capabilities.tools);
+    await createContextKitExtension({ plugins: [protection, verification] })(pi);
+  };
+}
+
+export default createKitExtension();

@@ -1,0 +1,43 @@
+import { kitVersion } from "../package-root.js";
+import { HostCapabilitiesError, loadHostCapabilities } from "../tools/index.js";
+import { HostNotFound, loadHostModule, resolveHost } from "./host.js";
+import { agentDirFromEnv, createKitExtension } from "./kit-extension.js";
+import { LaunchRefused, planLaunch } from "./launcher.js";
+
+type HostMain = (args: string[], options?: { extensionFactories?: unknown[] }) => Promise<void>;
+
+export interface LaunchOptions {
+  /** Factories loaded before the kit (tests use it for an offline provider; never reachable from the command line). */
+  extraFactories?: unknown[];
+}
+
+/**
+ * `pi-context`: the native host CLI with the kit inline, discovery off and no shell. Returns the exit code; bad
+ * arguments, a missing host and malformed host capabilities give 2 with a message on stderr.
+ */
+export async function launch(argv: string[], options: LaunchOptions = {}): Promise<number> {
+  try {
+    const host = resolveHost();
+    if (argv.includes("--version") || argv.includes("-v")) {
+      process.stdout.write(`pi-context ${kitVersion()} (pi-context-kit) on ${host.name} ${host.version}\n`);
+      return 0;
+    }
+    const plan = planLaunch(argv, host);
+    const policyRoot = process.cwd();
+    if (plan.protect) await loadHostCapabilities({ projectRoot: policyRoot, agentDir: agentDirFromEnv() });
+    const module = await loadHostModule(host);
+    process.title = "pi";
+    process.env.PI_CODING_AGENT = "true";
+    const extensionFactories = plan.protect
+      ? [...(options.extraFactories ?? []), createKitExtension({ policyRoot })]
+      : [];
+    await (module.main as HostMain)(plan.args, { extensionFactories });
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof LaunchRefused || error instanceof HostNotFound || error instanceof HostCapabilitiesError) {
+      process.stderr.write(`pi-context: ${error.code}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,143 @@
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { KIT } from "../../reducers/contract/kit-entries.js";
+import type { KitState } from "../../reducers/state.js";
+import type { CustomMessage } from "../log/entry-types.js";
+import { createPolicy, loadRootGuidance, type Policy } from "../policy/index.js";
+import {
+  createGuardedTools,
+  type DenialTracker,
+  FILE_TOOL_NAMES,
+  type MutationQueue,
+  resultNeedsErrorFlag,
+  type ToolDefinition,
+} from "../tools/index.js";
+import type { KitRuntime } from "./extension.js";
+
+export const GUIDANCE_TYPE = "context-kit/policy-guidance";
+const SHELL_TOOLS = new Set(["bash", "shell", "powershell"]);
+
+export interface ProtectionOptions {
+  /** The policy root; default: the session's working directory when it starts. */
+  policyRoot?: string;
+  withMutationQueue?: MutationQueue;
+  /** Tools from host capabilities (already checked), added to the catalog. */
+  hostTools?: ToolDefinition[];
+}
+
+/** Denial counts backed by the folded session, plus the denials this process issued that are not folded yet. */
+function sessionDenialTracker(
+  kit: KitRuntime,
+  current: () => KitState | null,
+): DenialTracker & { reset(scope: string): void } {
+  const issued = new Map<string, number>();
+  return {
+    note(scope) {
+      const folded = current()?.denials[scope]?.count ?? 0;
+      const count = Math.max(folded, issued.get(scope) ?? 0) + 1;
+      issued.set(scope, count);
+      return { count, first: count === 1 };
+    },
+    reset(scope) {
+      issued.delete(scope);
+    },
+  };
+}
+
+/**
+ * Directory protection inside the host: guarded file tools replace the built-in ones, shell is off (tool and `!`
+ * commands), denials and file problems get the host's error flag, and root guidance is reloaded for each request.
+ */
+export function protectionPlugin(options: ProtectionOptions = {}) {
+  return (pi: ExtensionAPI, kit: KitRuntime) => {
+    let policy: Policy | null = options.policyRoot ? createPolicy({ root: options.policyRoot }) : null;
+    let lastCtx: ExtensionContext | null = null;
+    const policyFor = (ctx: { cwd: string }) => {
+      policy ??= createPolicy({ root: ctx.cwd });
+      return policy;
+    };
+    const tracker = sessionDenialTracker(kit, () => (lastCtx ? kit.live.atLeaf(lastCtx.sessionManager) : null));
+    let tools: ReturnType<typeof createGuardedTools> | null = null;
+    const toolsFor = (ctx: { cwd: string }) => {
+      tools ??= createGuardedTools({
+        policy: policyFor(ctx),
+        denials: tracker,
+        ...(options.withMutationQueue ? { withMutationQueue: options.withMutationQueue } : {}),
+      });
+      return tools;
+    };
+
+    const templates = createGuardedTools({
+      policy: createPolicy({ root: options.policyRoot ?? process.cwd() }),
+      denials: tracker,
+    });
+    for (const name of FILE_TOOL_NAMES) {
+      const template = templates[name] as ToolDefinition;
+      const delegate: ToolDefinition = {
+        ...template,
+        async execute(id, params, signal, onUpdate, ctx) {
+          lastCtx = ctx as ExtensionContext;
+          const tool = toolsFor(ctx as ExtensionContext)[name] as ToolDefinition;
+          return tool.execute(id, params, signal, onUpdate, ctx);
+        },
+      };
+      pi.registerTool(delegate as never);
+    }
+    for (const tool of options.hostTools ?? []) pi.registerTool(tool as never);
+
+    const dropShell = () => {
+      const active = pi.getActiveTools();
+      const safe = active.filter((name) => !SHELL_TOOLS.has(name));
+      if (safe.length !== active.length) pi.setActiveTools(safe);
+    };
+    pi.on("session_start", (_event, ctx) => {
+      lastCtx = ctx;
+      policyFor(ctx);
+      dropShell();
+    });
+    pi.on("tool_call", (event, ctx) => {
+      lastCtx = ctx;
+      if (SHELL_TOOLS.has(event.toolName)) {
+        return {
+          block: true,
+          reason:
+            "Shell commands are disabled by the project's context policy. Use the file tools (read, grep, find, ls, write, edit) instead.",
+        };
+      }
+      return undefined;
+    });
+    pi.on("tool_result", (event) => {
+      if (resultNeedsErrorFlag(event.details)) return { isError: true };
+      return undefined;
+    });
+    pi.on("user_bash", () => ({
+      result: {
+        output: "Shell commands (! and !!) are disabled by the project's context policy.",
+        exitCode: 1,
+        cancelled: false,
+        truncated: false,
+      },
+    }));
+
+    kit.guidance = (ctx) => {
+      const loaded = loadRootGuidance(policyFor(ctx));
+      if (!loaded || ctx.getSystemPrompt().includes(loaded.text)) return null;
+      const message: CustomMessage = {
+        role: "custom",
+        customType: GUIDANCE_TYPE,
+        content: loaded.projectData,
+        display: false,
+        timestamp: 0,
+      };
+      return message;
+    };
+
+    kit.allowedAgain = (state, ctx) => {
+      const scopes = Object.keys(state.denials).filter((scope) => policyFor(ctx).decide(scope, "read").allowed);
+      for (const scope of scopes) {
+        pi.appendEntry(KIT.policyAllowed, { scope });
+        tracker.reset(scope);
+      }
+      return scopes;
+    };
+  };
+}

@@ -1,0 +1,70 @@
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { CheckName, CheckOutcome, CheckStatus } from "../../reducers/contract/kit-entries.js";
+import { CHECKS, MAX_ROUNDS, missingChecks } from "../../reducers/verification.js";
+import { completionReport, verificationIncomplete } from "../kit/host-messages.js";
+import type { AgentMessage } from "../log/entry-types.js";
+import type { ToolDefinition } from "../tools/index.js";
+import type { KitRuntime } from "./extension.js";
+import { endedCleanly } from "./recovery-hooks.js";
+
+const SUMMARY_CHARS = 600;
+
+function outcomeOf(
+  name: CheckName,
+  result: { content: { type: string; text?: string }[]; details: unknown },
+): CheckOutcome {
+  const details = (result.details ?? {}) as { status?: string; testsRun?: number };
+  const known: CheckStatus[] = ["passed", "failed", "no_tests", "error"];
+  const status = known.includes(details.status as CheckStatus) ? (details.status as CheckStatus) : "error";
+  const text = result.content
+    .filter((c) => c.type === "text")
+    .map((c) => c.text ?? "")
+    .join("\n")
+    .trim();
+  const summary = text.length > SUMMARY_CHARS ? `…${text.slice(-SUMMARY_CHARS)}` : text;
+  const outcome: CheckOutcome = { name, status, by: "kit", summary };
+  if (typeof details.testsRun === "number") outcome.testsRun = details.testsRun;
+  return outcome;
+}
+
+async function runCheck(tool: ToolDefinition, ctx: ExtensionContext): Promise<CheckOutcome> {
+  const name = tool.name as CheckName;
+  try {
+    return outcomeOf(name, await tool.execute(`context-kit-${name}-${Date.now()}`, {}, ctx.signal, undefined, ctx));
+  } catch (error) {
+    return { name, status: "error", by: "kit", summary: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Completion verification: when both `app_build` and `app_test` are registered, a run that changed files does not
+ * settle until the checks missing for the current revision have run (at most MAX_ROUNDS rounds per user request);
+ * the real results go to the model as a visible completion report and the host continues.
+ */
+export function verificationPlugin(checkTools: () => ToolDefinition[]) {
+  return (pi: ExtensionAPI, kit: KitRuntime) => {
+    kit.beforeRecovery = async (event, ctx) => {
+      const tools = new Map(checkTools().map((t) => [t.name, t]));
+      if (!CHECKS.every((name) => tools.has(name))) return false;
+      if (!endedCleanly(event.messages as AgentMessage[])) return false;
+      const state = kit.live.atLeaf(ctx.sessionManager);
+      const missing = missingChecks(state.verification);
+      if (missing.length === 0) return false;
+      const requestId = state.request.currentRequestId;
+      const revision = state.verification.revision;
+      if (state.verification.roundsThisRequest >= MAX_ROUNDS) {
+        if (!state.verification.incomplete) {
+          const rounds = state.verification.roundsThisRequest;
+          pi.sendMessage(verificationIncomplete({ requestId, revision, missing, rounds }));
+        }
+        return true;
+      }
+      const checks: CheckOutcome[] = [];
+      for (const name of missing) checks.push(await runCheck(tools.get(name) as ToolDefinition, ctx));
+      const report = completionReport({ requestId, revision, round: state.verification.roundsThisRequest + 1, checks });
+      kit.continuation.kind = "verification";
+      pi.sendMessage(report, { triggerTurn: true });
+      return true;
+    };
+  };
+}
