@@ -7,7 +7,15 @@ import { createMemoryDenialTracker } from "../../src/tools/denial-tracker.js";
 import { createGuardedTools, type GuardedTools } from "../../src/tools/guarded-tools.js";
 import { resultNeedsErrorFlag } from "../../src/tools/issues.js";
 import type { ToolResult } from "../../src/tools/tool-types.js";
-import { EXCLUDED_TOKEN, type Fixture, HIDDEN_NAMES, makeFixture, OUTSIDE_TOKEN, snapshot } from "./fixture.js";
+import {
+  EXCLUDED_TOKEN,
+  type Fixture,
+  HIDDEN_NAMES,
+  makeFixture,
+  OUTSIDE_TOKEN,
+  recording,
+  snapshot,
+} from "./fixture.js";
 
 /** denied: a policy denial. blocked: any failure (denial, file or input issue). clean: a success that leaks nothing. */
 type Expect = "denied" | "blocked" | "clean";
@@ -146,8 +154,12 @@ describe.each([
     f = makeFixture();
     if (caseInsensitive) {
       const policy = createPolicy({ root: f.root, home: f.base, protectedDirs: [f.kitDir], caseInsensitive });
-      f = { ...f, policy, tools: createGuardedTools({ policy, denials: createMemoryDenialTracker() }) };
-      f.touched.length = 0;
+      const tools = createGuardedTools({
+        policy,
+        denials: createMemoryDenialTracker(),
+        operations: recording(f.touched),
+      });
+      f = { ...f, policy, tools };
     }
     const real = realpathSync(f.root);
     protectedDirs = [join(real, "private"), join(real, "docs", "internal"), realpathSync(f.outside)];
