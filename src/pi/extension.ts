@@ -58,6 +58,18 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       },
     };
 
+    // Fold the selected branch whenever the session or its leaf changes, so the first request pays nothing extra.
+    const warm = (_event: unknown, ctx: ExtensionContext) => {
+      try {
+        kit.live.atLeaf(ctx.sessionManager);
+      } catch (error) {
+        kit.report(error, "fold");
+      }
+    };
+    pi.on("session_start", warm);
+    pi.on("session_tree", warm);
+    pi.on("session_compact", warm);
+
     pi.on("before_agent_start", async (_event, ctx) => {
       try {
         await kit.gate.wait(SETTLE_WAIT_MS);
