@@ -65,8 +65,9 @@ export function createPolicy(options: PolicyOptions): Policy {
 
   /** The outermost marker between `base` and `base/parts…` inclusive. */
   const markerScan = (base: string, parts: readonly string[]) => {
+    let dir = base;
     for (let i = 0; i <= parts.length; i++) {
-      const dir = join(base, ...parts.slice(0, i));
+      if (i > 0) dir = join(dir, parts[i - 1] ?? "");
       const probe = markerIn(dir);
       if (probe !== "none") return { dir, probe };
     }

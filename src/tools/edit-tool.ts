@@ -5,6 +5,7 @@ import { loadTextFile } from "./file-inspect.js";
 import { fileIssueResult } from "./file-issue-result.js";
 import { inputIssue } from "./issues.js";
 import { mutationProblem, writeFailure } from "./mutation-guard.js";
+import { pathArgProblem } from "./path-arg.js";
 import { type EditParams, editSchema } from "./schemas.js";
 import type { ToolDeps } from "./tool-deps.js";
 import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
@@ -43,7 +44,9 @@ export function createEditTool(deps: ToolDeps): ToolDefinition<EditParams> {
       const edits = params?.edits;
       const wellFormed =
         Array.isArray(edits) && edits.every((e) => typeof e?.oldText === "string" && typeof e?.newText === "string");
-      if (typeof params?.path !== "string" || !wellFormed) {
+      const bad = pathArgProblem("edit", params?.path);
+      if (bad) return bad;
+      if (!wellFormed) {
         return inputIssue("INVALID_ARGUMENT", "edit needs a string `path` and `edits: [{oldText, newText}, ...]`.");
       }
       const first = policy.decide(params.path, "write");

@@ -29,7 +29,8 @@ function explain(issue: Issue, shown: string, verb: string): string {
     case "FILE_TOO_LARGE":
       return (
         `${shown} is ${issue.meta?.size ?? "too many"} bytes, over the ${issue.detail}; its content was not loaded. ` +
-        "Use grep to find the lines you need, or ask the user for the relevant part."
+        (verb === "read" ? "Use grep to find the lines you need, or ask" : "Ask") +
+        " the user for the relevant part."
       );
   }
 }

@@ -4,6 +4,7 @@ import { loadTextFile } from "./file-inspect.js";
 import { fileIssueResult } from "./file-issue-result.js";
 import { grepGlobMatcher } from "./glob.js";
 import { inputIssue } from "./issues.js";
+import { pathArgProblem } from "./path-arg.js";
 import { type GrepParams, grepSchema } from "./schemas.js";
 import { prunedDetails, prunedNote, withNotes } from "./search-notes.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
@@ -42,6 +43,8 @@ export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
     async execute(_id, params, signal) {
       throwIfAborted(signal);
       if (typeof params?.pattern !== "string") return inputIssue("INVALID_ARGUMENT", "grep needs a string `pattern`.");
+      const bad = pathArgProblem("grep", params.path, true);
+      if (bad) return bad;
       const decision = policy.decide(params.path ?? ".", "search");
       if (!decision.allowed) return denialResult(decision, policy, deps.denials);
       const regex = compile(params);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { denialResult } from "./denial-result.js";
 import { requireDirectory } from "./file-issue-result.js";
-import { inputIssue } from "./issues.js";
+import { pathArgProblem } from "./path-arg.js";
 import { type LsParams, lsSchema } from "./schemas.js";
 import { prunedDetails, withNotes } from "./search-notes.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
@@ -21,9 +21,8 @@ export function createLsTool(deps: ToolDeps): ToolDefinition<LsParams> {
     parameters: lsSchema,
     async execute(_id, params, signal) {
       throwIfAborted(signal);
-      if (params?.path !== undefined && typeof params.path !== "string") {
-        return inputIssue("INVALID_ARGUMENT", "ls takes an optional string `path`.");
-      }
+      const bad = pathArgProblem("ls", params?.path, true);
+      if (bad) return bad;
       const decision = policy.decide(params?.path ?? ".", "list");
       if (!decision.allowed) return denialResult(decision, policy, deps.denials);
       const notDir = await requireDirectory(decision.path, ops, policy.root, "ls");

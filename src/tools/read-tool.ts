@@ -3,6 +3,7 @@ import { displayPath } from "./display-path.js";
 import { loadFile } from "./file-inspect.js";
 import { fileIssueResult } from "./file-issue-result.js";
 import { inputIssue } from "./issues.js";
+import { pathArgProblem } from "./path-arg.js";
 import { type ReadParams, readSchema } from "./schemas.js";
 import { MAX_BYTES, MAX_LINES, windowText } from "./text-window.js";
 import type { ToolDeps } from "./tool-deps.js";
@@ -22,7 +23,8 @@ export function createReadTool(deps: ToolDeps): ToolDefinition<ReadParams> {
     parameters: readSchema,
     async execute(_id, params, signal) {
       throwIfAborted(signal);
-      if (typeof params?.path !== "string") return inputIssue("INVALID_ARGUMENT", "read needs a string `path`.");
+      const bad = pathArgProblem("read", params?.path);
+      if (bad) return bad;
       const decision = policy.decide(params.path, "read");
       if (!decision.allowed) return denialResult(decision, policy, deps.denials);
       const loaded = await loadFile(decision.path, ops, limits, true);

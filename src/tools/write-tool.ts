@@ -2,6 +2,7 @@ import { denialResult } from "./denial-result.js";
 import { displayPath } from "./display-path.js";
 import { inputIssue } from "./issues.js";
 import { mutationProblem, writeFailure } from "./mutation-guard.js";
+import { pathArgProblem } from "./path-arg.js";
 import { type WriteParams, writeSchema } from "./schemas.js";
 import type { ToolDeps } from "./tool-deps.js";
 import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
@@ -18,9 +19,9 @@ export function createWriteTool(deps: ToolDeps): ToolDefinition<WriteParams> {
     parameters: writeSchema,
     async execute(_id, params, signal) {
       throwIfAborted(signal);
-      if (typeof params?.path !== "string" || typeof params.content !== "string") {
-        return inputIssue("INVALID_ARGUMENT", "write needs a string `path` and a string `content`.");
-      }
+      const bad = pathArgProblem("write", params?.path);
+      if (bad) return bad;
+      if (typeof params.content !== "string") return inputIssue("INVALID_ARGUMENT", "write needs a string `content`.");
       const first = policy.decide(params.path, "write");
       if (!first.allowed) return denialResult(first, policy, deps.denials);
       return deps.queue(first.path, async () => {

@@ -167,3 +167,18 @@ describe("other tools on bad targets", () => {
     expect(text(lsEmpty)).toBe("(empty directory)");
   });
 });
+
+describe("path arguments", () => {
+  it.each([
+    ["a NUL byte", "src/a\0b"],
+    ["an absurd length", "x".repeat(5000)],
+    ["thousands of segments", `src/${"y/".repeat(1000)}z`],
+  ])("refuses %s as invalid input before touching the file system", async (_label, path) => {
+    const t = tools();
+    for (const tool of ["read", "ls", "find", "grep", "write", "edit"] as const) {
+      const params = { path, pattern: "x", content: "x", edits: [{ oldText: "a", newText: "b" }] };
+      const r = (await t[tool].execute("c", params as never, undefined, undefined, undefined)) as ToolResult;
+      expect(r.details).toMatchObject({ code: "TOOL_INPUT_ERROR", reason: "INVALID_ARGUMENT", retryable: false });
+    }
+  });
+});
