@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppCheckDetails } from "../../src/tools/examples/app-checks.js";
+import { type AppCheckDetails, createAppCheckTools } from "../../src/tools/examples/app-checks.js";
 import { parseTestsRun } from "../../src/tools/examples/test-count.js";
 import { HOST_TOOLS_CONFIG, loadHostCapabilities } from "../../src/tools/host-capabilities.js";
 import type { ToolDefinition, ToolResult } from "../../src/tools/tool-types.js";
@@ -89,6 +89,27 @@ describe.concurrent("example app-check capability, loaded through the host confi
     const [build, test] = await Promise.all([run("app_build"), run("app_test")]);
     expect(build.details).toEqual({ check: "app_build", status: "failed", exitCode: 3 });
     expect(test.details).toEqual({ check: "app_test", status: "failed", exitCode: 1, testsRun: 1 });
+  });
+
+  it("reports a run that times out as error and bounds the output shown", async () => {
+    const root = project(
+      "slow",
+      {
+        build: "node -e \"console.log('x'.repeat(5000)); setTimeout(() => {}, 10000)\"",
+        test: "node -e \"console.log('y'.repeat(5000))\"",
+      },
+      {},
+    );
+    const [build] = createAppCheckTools({ projectRoot: root, timeoutMs: 1500 });
+    const [, test] = createAppCheckTools({ projectRoot: root, maxOutputBytes: 100 });
+    const [b, t] = (await Promise.all([
+      build?.execute("c", {}, undefined, undefined, undefined),
+      test?.execute("c", {}, undefined, undefined, undefined),
+    ])) as ToolResult<AppCheckDetails>[];
+    expect(b?.details).toEqual({ check: "app_build", status: "error", exitCode: null });
+    const shown = t?.content[0]?.type === "text" ? t.content[0].text : "";
+    expect(shown).toContain("[... earlier output omitted]");
+    expect(shown.length).toBeLessThan(300);
   });
 
   it("reports zero executed tests as no_tests", async () => {

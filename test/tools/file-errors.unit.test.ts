@@ -67,6 +67,17 @@ describe("read failures", () => {
     }
   });
 
+  it("reports a character device as UNSUPPORTED_FILE_TYPE (where mknod is permitted)", async (ctx) => {
+    try {
+      execFileSync("mknod", [join(f.root, "src", "null-dev"), "c", "1", "3"], { stdio: "ignore" });
+    } catch {
+      ctx.skip();
+    }
+    const r = await read(tools(), { path: "src/null-dev" });
+    expectIssue(r, "UNSUPPORTED_FILE_TYPE", join(root, "src", "null-dev"));
+    expect(text(r)).toContain("a character device");
+  });
+
   it("reports binaries as UNSUPPORTED_BINARY without returning header bytes", async () => {
     writeFileSync(
       join(f.root, "src", "app.bin"),

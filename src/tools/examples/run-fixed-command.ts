@@ -29,7 +29,6 @@ export function runFixed(file: string, args: readonly string[], options: FixedRu
         shell: false,
         windowsHide: true,
         encoding: "utf8",
-        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" },
         ...(options.signal ? { signal: options.signal } : {}),
       },
       (error, stdout, stderr) => {
