@@ -81,6 +81,8 @@ export function createRecoveryReducer(detector: StallDetector) {
             d.run = detector.advanceRun(state.run, { type: "anchor" });
             d.promisesSinceAnchor = 0;
             d.toolAttemptsSinceAnchor = 0;
+            // A new marker answers an earlier STALLED_NO_TOOL_PROGRESS stop (only `recover` appends one after it).
+            d.stopped = false;
           });
         }
         if (record.type === "stallStop") return state.stopped ? state : { ...state, stopped: true };

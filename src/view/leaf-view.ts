@@ -15,7 +15,7 @@ export interface LeafView {
   messages: AgentMessage[];
   omitted: Omitted;
   tokensEstimate: { full: number; view: number };
-  /** Index of the marker in `messages`, -1 without a recovery view. */
+  /** Index of the marker in `messages` (of the first message after it when compacted away), -1 without a recovery view. */
   anchorIndex: number;
   host: HostContext;
   state: KitState;
@@ -37,7 +37,10 @@ export function viewOfLeaf(tree: SessionTree, fold: BranchFold, leafId: string |
     }
   }
   const anchorId = state.recovery.anchorId;
-  const anchorIndex = anchorId === null ? -1 : host.sources.indexOf(anchorId);
+  let anchorIndex = anchorId === null ? -1 : host.sources.indexOf(anchorId);
+  // A later compaction summarised the marker away: all the host still sends comes after it, so the recovery view
+  // starts at the host's first message and only the user messages the compaction dropped are added back.
+  if (anchorId !== null && anchorIndex < 0 && path.some((entry) => entry.id === anchorId)) anchorIndex = 0;
   const base = {
     leafId: leaf,
     anchorId,
