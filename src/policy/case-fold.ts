@@ -47,8 +47,8 @@ export function detectCaseInsensitive(root: string, fs: PolicyFs): boolean {
   return probe(fs, dirname(root), basename(root)) ?? true;
 }
 
-/** On a case-insensitive file system, respells the part of `path` below `root` with the names stored on disk. */
-export function trueCase(path: string, root: string, relParts: readonly string[], fold: Fold, fs: PolicyFs): string {
+/** On a case-insensitive file system, respells `root/relParts…` with the names stored on disk where they exist. */
+export function trueCase(root: string, relParts: readonly string[], fold: Fold, fs: PolicyFs): string {
   let current = root;
   for (const part of relParts) {
     let names: string[] | undefined;
@@ -60,5 +60,5 @@ export function trueCase(path: string, root: string, relParts: readonly string[]
     const stored = names?.includes(part) ? part : names?.find((n) => fold(n) === fold(part));
     current = join(current, stored ?? part);
   }
-  return relParts.length === 0 ? root : current || path;
+  return current;
 }

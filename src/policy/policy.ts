@@ -51,7 +51,7 @@ export function createPolicy(options: PolicyOptions): Policy {
   const canonical = (path: string): string => {
     const real = realPathOf(path, fs);
     const parts = caseInsensitive ? partsBelow(rootReal, real, fold) : undefined;
-    return parts ? trueCase(real, rootReal, parts, fold, fs) : real;
+    return parts ? trueCase(rootReal, parts, fold, fs) : real;
   };
 
   const markerIn = (dir: string): MarkerProbe => {
