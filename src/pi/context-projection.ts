@@ -32,6 +32,8 @@ export function projectContext(input: ProjectionInput): Projection {
   const anchorId = state.recovery.anchorId;
   if (anchorId !== null) {
     anchorIndex = anchorIndexIn(session, anchorId, messages, messages.length - tail.length);
+    // A later compaction summarised the marker away: everything the host still sends comes after it.
+    if (anchorIndex < 0 && messages[0]?.role === "compactionSummary") anchorIndex = 0;
     if (anchorIndex >= 0) {
       const earlier = compactedUserMessages(session.getBranch() as SessionEntry[], messages);
       out = recoveryView({
