@@ -1,0 +1,34 @@
+// The public API of pi-context-kit. Everything else is internal.
+
+export { checkView, type Violation, type ViolationCode } from "../projections/invariants.js";
+export { policyReminder } from "../projections/policy-reminder.js";
+export { type RecoveryView, type RecoveryViewInput, recoveryView } from "../projections/recovery-view.js";
+export { toolPairingViolations } from "../projections/tool-pairing.js";
+export type { KitEvent, KitRecord } from "../reducers/contract/events.js";
+export * from "../reducers/contract/kit-entries.js";
+export * from "../reducers/contract/tool-details.js";
+export { isStalled, type RecoveryDecision, recoveryDecision } from "../reducers/recovery.js";
+export { createRootReducer, type RootReducer } from "../reducers/root.js";
+export type { KitState } from "../reducers/state.js";
+export { MAX_ROUNDS, missingChecks } from "../reducers/verification.js";
+export * from "./detect/index.js";
+export { BranchFold, type EntrySource, foldPath } from "./fold/branch-fold.js";
+export { kitRecordOf } from "./fold/kit-records.js";
+export { kitReducer, stallDetector } from "./fold/kit-reducer.js";
+export { foldAllLeaves, foldTree } from "./fold/session-fold.js";
+export { type StateSummary, summarizeState } from "./fold/state-summary.js";
+export * as hostMessages from "./kit/host-messages.js";
+export { AppendRefused, type AppendResult, appendEntries } from "./log/append.js";
+export type { Diagnostic, DiagnosticCode } from "./log/diagnostics.js";
+export type * from "./log/entry-types.js";
+export { parseSessionText, readSessionFile, type SessionLog } from "./log/read-session.js";
+export { createContextKitExtension } from "./pi/extension.js";
+export { type HostPackage, resolveHost } from "./pi/host.js";
+export { createKitExtension, type KitExtensionOptions } from "./pi/kit-extension.js";
+export { createPolicy, loadRootGuidance, type Policy } from "./policy/index.js";
+export { type LoadedSession, loadSession, loadSessionText } from "./session.js";
+export { SessionBuilder } from "./synth/session-builder.js";
+export { createGuardedTools, loadHostCapabilities, resultNeedsErrorFlag } from "./tools/index.js";
+export { buildHostContext, type HostContext } from "./tree/host-context.js";
+export { SessionTree } from "./tree/session-tree.js";
+export { type LeafView, viewOfLeaf } from "./view/leaf-view.js";
