@@ -17,15 +17,21 @@ function isCheck(name: string): name is CheckName {
   return (CHECKS as readonly string[]).includes(name);
 }
 
+/** Zero executed tests establish no coverage: a "passing" `app_test` that ran no test is `no_tests`, not a pass. */
+export function checkStatus(name: CheckName, status: CheckStatus, testsRun: number | undefined): CheckStatus {
+  return name === "app_test" && status === "passed" && testsRun === 0 ? "no_tests" : status;
+}
+
 /** A check result from the tool's structured details; a result without them counts by its error flag. */
-function statusOf(isError: boolean, details: unknown): { status: CheckStatus; testsRun?: number } {
+function statusOf(name: CheckName, isError: boolean, details: unknown): { status: CheckStatus; testsRun?: number } {
   const d = (typeof details === "object" && details !== null ? details : {}) as {
     status?: unknown;
     testsRun?: unknown;
   };
   const known = ["passed", "failed", "no_tests", "error"].includes(d.status as string);
-  const status = isError ? "failed" : known ? (d.status as CheckStatus) : "passed";
-  return typeof d.testsRun === "number" ? { status, testsRun: d.testsRun } : { status };
+  const testsRun = typeof d.testsRun === "number" ? d.testsRun : undefined;
+  const status = checkStatus(name, isError ? "failed" : known ? (d.status as CheckStatus) : "passed", testsRun);
+  return testsRun !== undefined ? { status, testsRun } : { status };
 }
 
 export const verificationReducer = (state: VerificationSlice, event: KitEvent): VerificationSlice => {
@@ -45,7 +51,7 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
       if (!isCheck(event.toolName)) return state;
       const name = event.toolName;
       const record: CheckRecord = {
-        ...statusOf(event.isError, event.details),
+        ...statusOf(name, event.isError, event.details),
         revision: state.revision,
         entryId: event.entryId,
         by: "model",
@@ -62,7 +68,7 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
           for (const check of record.details.checks) {
             if (record.details.revision !== state.revision) continue;
             const entry: CheckRecord = {
-              status: check.status,
+              status: checkStatus(check.name, check.status, check.testsRun),
               revision: state.revision,
               entryId: event.entryId,
               by: check.by,
@@ -88,11 +94,15 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
   }
 };
 
-/** Controlled writes say `mutated: true`; a host tool without details counts as a mutation when it succeeded. */
+/**
+ * Controlled writes say `mutated: true`; their failures (denials, file and input issues) carry a `code` even when the
+ * result lacks the error flag. Another write/edit without these details counts as a mutation when it succeeded.
+ */
 function mutated(details: unknown): boolean {
   if (typeof details !== "object" || details === null) return true;
-  const flag = (details as { mutated?: unknown }).mutated;
-  return flag === undefined || flag === true;
+  const d = details as { mutated?: unknown; code?: unknown };
+  if (d.mutated !== undefined) return d.mutated === true;
+  return typeof d.code !== "string";
 }
 
 /** Checks still owed for the current revision: only after a successful mutation in this request. */

@@ -1,13 +1,16 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { CheckName, CheckOutcome, CheckStatus } from "../../reducers/contract/kit-entries.js";
-import { CHECKS, MAX_ROUNDS, missingChecks } from "../../reducers/verification.js";
+import { CHECKS, checkStatus, MAX_ROUNDS, missingChecks } from "../../reducers/verification.js";
 import { completionReport, verificationIncomplete } from "../kit/host-messages.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import type { ToolDefinition } from "../tools/index.js";
 import type { KitRuntime } from "./extension.js";
 import { endedCleanly } from "./recovery-hooks.js";
 
-const SUMMARY_CHARS = 600;
+/** Output kept per check in the report (its tail): enough for a failing test's assertion and location. */
+const SUMMARY_CHARS = 4000;
+/** How long a finished run may take to become idle before the kit sends its message anyway. */
+const IDLE_WAIT_MS = 2000;
 
 function outcomeOf(
   name: CheckName,
@@ -15,7 +18,9 @@ function outcomeOf(
 ): CheckOutcome {
   const details = (result.details ?? {}) as { status?: string; testsRun?: number };
   const known: CheckStatus[] = ["passed", "failed", "no_tests", "error"];
-  const status = known.includes(details.status as CheckStatus) ? (details.status as CheckStatus) : "error";
+  const testsRun = typeof details.testsRun === "number" ? details.testsRun : undefined;
+  const reported = known.includes(details.status as CheckStatus) ? (details.status as CheckStatus) : "error";
+  const status = checkStatus(name, reported, testsRun);
   const text = result.content
     .filter((c) => c.type === "text")
     .map((c) => c.text ?? "")
@@ -23,7 +28,7 @@ function outcomeOf(
     .trim();
   const summary = text.length > SUMMARY_CHARS ? `…${text.slice(-SUMMARY_CHARS)}` : text;
   const outcome: CheckOutcome = { name, status, by: "kit", summary };
-  if (typeof details.testsRun === "number") outcome.testsRun = details.testsRun;
+  if (testsRun !== undefined) outcome.testsRun = testsRun;
   return outcome;
 }
 
@@ -34,6 +39,16 @@ async function runCheck(tool: ToolDefinition, ctx: ExtensionContext): Promise<Ch
   } catch (error) {
     return { name, status: "error", by: "kit", summary: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * The host runs `agent_end` handlers on its event queue, which can reach them before the run has finished; a message
+ * sent then would be steered into a run that is already over instead of being appended (or starting a turn). Waiting
+ * here, inside the handler, keeps the settle gate closed until the message is out.
+ */
+async function untilIdle(ctx: ExtensionContext, maxMs = IDLE_WAIT_MS): Promise<void> {
+  const end = Date.now() + maxMs;
+  while (!ctx.isIdle() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /**
@@ -55,6 +70,7 @@ export function verificationPlugin(checkTools: () => ToolDefinition[]) {
       if (state.verification.roundsThisRequest >= MAX_ROUNDS) {
         if (!state.verification.incomplete) {
           const rounds = state.verification.roundsThisRequest;
+          await untilIdle(ctx);
           pi.sendMessage(verificationIncomplete({ requestId, revision, missing, rounds }));
         }
         return true;
@@ -63,6 +79,7 @@ export function verificationPlugin(checkTools: () => ToolDefinition[]) {
       for (const name of missing) checks.push(await runCheck(tools.get(name) as ToolDefinition, ctx));
       const report = completionReport({ requestId, revision, round: state.verification.roundsThisRequest + 1, checks });
       kit.continuation.kind = "verification";
+      await untilIdle(ctx);
       pi.sendMessage(report, { triggerTurn: true });
       return true;
     };
