@@ -31,6 +31,8 @@ export interface KitRuntime {
   guidance?: (ctx: ExtensionContext) => CustomMessage | null;
   /** Denied scopes the policy allows again; records them so their reminders leave the state. */
   allowedAgain?: (state: KitState, ctx: ExtensionContext) => string[];
+  /** Filters host-tool output by the policy (set by the protection plugin). */
+  filterOutput?: (text: string, ctx: ExtensionContext) => string;
   /** Runs first when a run ends; true when it continued or stopped the run itself (verification). */
   beforeRecovery?: (event: { messages: unknown[] }, ctx: ExtensionContext) => Promise<boolean>;
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -47,7 +47,39 @@ function packageDirOf(resolvedEntry: string): string {
   return dir;
 }
 
-/** Finds the host package: `PI_CONTEXT_KIT_HOST`, else the first of HOST_PACKAGES that resolves from the kit. */
+/**
+ * The host package whose own CLI runs this process (the kit loaded with `pi -e`), or null: the first named
+ * package.json above the main script. With both lines installed, the kit must use the one that loaded it.
+ */
+export function runningHost(mainScript: string | undefined = process.argv[1]): HostPackage | null {
+  if (!mainScript) return null;
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(mainScript));
+  } catch {
+    return null;
+  }
+  for (;;) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        const name = (JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name;
+        if (typeof name === "string")
+          return (HOST_PACKAGES as readonly string[]).includes(name) ? packageAt(dir) : null;
+      } catch {
+        return null;
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/**
+ * Finds the host package: `PI_CONTEXT_KIT_HOST`, else the host whose CLI runs this process, else the first of
+ * HOST_PACKAGES that resolves from the kit.
+ */
 export function resolveHost(env: NodeJS.ProcessEnv = process.env): HostPackage {
   const explicit = env[HOST_ENV];
   if (explicit) {
@@ -55,6 +87,8 @@ export function resolveHost(env: NodeJS.ProcessEnv = process.env): HostPackage {
       throw new HostNotFound(`${HOST_ENV}=${explicit}: no package.json there`);
     return packageAt(explicit);
   }
+  const running = runningHost();
+  if (running) return running;
   for (const name of HOST_PACKAGES) {
     try {
       return packageAt(packageDirOf(import.meta.resolve(name)));

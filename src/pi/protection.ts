@@ -2,7 +2,7 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { KIT } from "../../reducers/contract/kit-entries.js";
 import type { KitState } from "../../reducers/state.js";
 import type { CustomMessage } from "../log/entry-types.js";
-import { createPolicy, loadRootGuidance, type Policy } from "../policy/index.js";
+import { createPolicy, filterOutput, loadRootGuidance, type Policy } from "../policy/index.js";
 import {
   createGuardedTools,
   type DenialTracker,
@@ -105,9 +105,19 @@ export function protectionPlugin(options: ProtectionOptions = {}) {
       }
       return undefined;
     });
-    pi.on("tool_result", (event) => {
+    kit.filterOutput = (text, ctx) => filterOutput(text, policyFor(ctx)).text;
+    const fileTools = new Set<string>(FILE_TOOL_NAMES);
+    pi.on("tool_result", (event, ctx) => {
       if (resultNeedsErrorFlag(event.details)) return { isError: true };
-      return undefined;
+      if (fileTools.has(event.toolName)) return undefined;
+      let changed = false;
+      const content = event.content.map((c) => {
+        if (c.type !== "text") return c;
+        const filtered = filterOutput(c.text, policyFor(ctx));
+        changed ||= filtered.redacted > 0;
+        return { ...c, text: filtered.text };
+      });
+      return changed ? { content } : undefined;
     });
     pi.on("user_bash", () => ({
       result: {

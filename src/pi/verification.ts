@@ -32,10 +32,15 @@ function outcomeOf(
   return outcome;
 }
 
-async function runCheck(tool: ToolDefinition, ctx: ExtensionContext): Promise<CheckOutcome> {
+async function runCheck(tool: ToolDefinition, ctx: ExtensionContext, kit: KitRuntime): Promise<CheckOutcome> {
   const name = tool.name as CheckName;
   try {
-    return outcomeOf(name, await tool.execute(`context-kit-${name}-${Date.now()}`, {}, ctx.signal, undefined, ctx));
+    const result = await tool.execute(`context-kit-${name}-${Date.now()}`, {}, ctx.signal, undefined, ctx);
+    const filter = kit.filterOutput;
+    const content = filter
+      ? result.content.map((c) => (c.type === "text" ? { ...c, text: filter(c.text, ctx) } : c))
+      : result.content;
+    return outcomeOf(name, { ...result, content });
   } catch (error) {
     return { name, status: "error", by: "kit", summary: error instanceof Error ? error.message : String(error) };
   }
@@ -76,7 +81,7 @@ export function verificationPlugin(checkTools: () => ToolDefinition[]) {
         return true;
       }
       const checks: CheckOutcome[] = [];
-      for (const name of missing) checks.push(await runCheck(tools.get(name) as ToolDefinition, ctx));
+      for (const name of missing) checks.push(await runCheck(tools.get(name) as ToolDefinition, ctx, kit));
       const report = completionReport({ requestId, revision, round: state.verification.roundsThisRequest + 1, checks });
       kit.continuation.kind = "verification";
       await untilIdle(ctx);
