@@ -8,6 +8,9 @@ export interface CliIo {
   progress?: (line: string) => void;
 }
 
+/** A result may carry text for stderr, e.g. naming an input the command could not use and why. */
+export type CommandResultWithStderr = CommandResult & { stderr?: string };
+
 export interface CliOutput {
   exitCode: number;
   stdout: string;
@@ -60,7 +63,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     return failure(error, command, wantsJson);
   }
   const stdout = wantsJson ? `${JSON.stringify(result.json, null, 2)}\n` : ensureNewline(result.text);
-  return { exitCode: result.exitCode, stdout, stderr: "" };
+  return { exitCode: result.exitCode, stdout, stderr: (result as CommandResultWithStderr).stderr ?? "" };
 }
 
 function failure(error: unknown, command: Command, json: boolean): CliOutput {

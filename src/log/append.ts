@@ -104,7 +104,9 @@ export function appendEntries(file: string, taken: ReadonlySet<string>, entries:
       const payload = Buffer.from(lines.join(""), "utf8");
       const out = openSync(file, "a");
       try {
-        writeSync(out, payload);
+        // writeSync may write less than asked: finish the payload so that only whole lines are appended.
+        let written = 0;
+        while (written < payload.length) written += writeSync(out, payload, written);
         fsyncSync(out);
       } finally {
         closeSync(out);

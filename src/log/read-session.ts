@@ -70,7 +70,8 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
   let lineCount = 0;
   let endsWithNewline = true;
   let firstContentLine = true;
-  let firstLineDamaged = false;
+  let firstLineDamaged: RecordPosition | null = null;
+  let firstValueNotObject: RecordPosition | null = null;
 
   for (const raw of lines) {
     lineCount = raw.line;
@@ -104,7 +105,7 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
     try {
       value = JSON.parse(text);
     } catch (error) {
-      if (firstContentLine) firstLineDamaged = true;
+      if (firstContentLine) firstLineDamaged = at;
       firstContentLine = false;
       dropped.push(explainBadLine(text, raw, at, error, diagnostics));
       continue;
@@ -114,6 +115,7 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       diagnostics.push(diagnostic("E_NOT_OBJECT", at, "record is not a JSON object: the host cannot load it"));
       dropped.push({ ...at, code: "E_NOT_OBJECT", ids: [], types: [] });
+      if (index === 0) firstValueNotObject = at;
       continue;
     }
     records.push({ value: value as Record<string, unknown>, at, hostIndex: index });
@@ -132,7 +134,7 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
     lines: lineCount,
     endsWithNewline,
   };
-  if (!takeHeader(log, records, firstLineDamaged)) return finish(log);
+  if (!takeHeader(log, records, firstLineDamaged, firstValueNotObject)) return finish(log);
 
   const migrated = migrateToV3(log, records);
   for (const record of migrated) {
@@ -166,11 +168,23 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
   return finish(log);
 }
 
-function takeHeader(log: SessionLog, records: Parsed[], firstLineDamaged: boolean): boolean {
+function takeHeader(
+  log: SessionLog,
+  records: Parsed[],
+  firstLineDamaged: RecordPosition | null,
+  firstValueNotObject: RecordPosition | null,
+): boolean {
   const first = records[0];
-  const at = first?.at ?? { line: 1, byteOffset: 0 };
+  const at = first?.at ?? firstLineDamaged ?? { line: 1, byteOffset: 0 };
   const discarded = records.length;
   const loss = discarded > 0 ? `; the host would discard all ${discarded} records and overwrite the file on open` : "";
+  if (firstValueNotObject) {
+    // The host takes the first parsed value as the header, whatever it is, and rejects (or fails on) a non-object.
+    const why = `the first record (line ${firstValueNotObject.line}) is not a JSON object, so there is no session header`;
+    log.diagnostics.push(diagnostic("E_BAD_HEADER", firstValueNotObject, why + loss));
+    log.unusable = true;
+    return false;
+  }
   if (first === undefined) {
     const why = firstLineDamaged ? "no record can be read" : "the file is empty";
     log.diagnostics.push(diagnostic(firstLineDamaged ? "E_BAD_HEADER" : "E_NO_HEADER", at, why));
@@ -192,7 +206,7 @@ function takeHeader(log: SessionLog, records: Parsed[], firstLineDamaged: boolea
     return true;
   }
   if (firstLineDamaged) {
-    log.diagnostics.push(diagnostic("E_BAD_HEADER", { line: 1, byteOffset: 0 }, `the header line is damaged${loss}`));
+    log.diagnostics.push(diagnostic("E_BAD_HEADER", firstLineDamaged, `the header line is damaged${loss}`));
   } else {
     const later = records.find((r) => r.value.type === "session");
     const why = later ? `the session header is at line ${later.at.line}, not first` : "there is no session header";

@@ -21,7 +21,8 @@ const ms = (iso: string) => new Date(iso).getTime();
 export function entryMessage(entry: SessionEntry): AgentMessage | null {
   switch (entry.type) {
     case "message":
-      return entry.message;
+      // A record without its message is kept (E_SCHEMA); the host would fail on it, the kit skips it.
+      return entry.message ?? null;
     case "custom_message":
       return {
         role: "custom",
@@ -55,7 +56,7 @@ export function contextOfPath(path: readonly SessionEntry[]): HostContext {
   path.forEach((entry, i) => {
     if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
     else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
-    else if (entry.type === "message" && entry.message.role === "assistant") {
+    else if (entry.type === "message" && entry.message?.role === "assistant") {
       model = { provider: entry.message.provider, modelId: entry.message.model };
     } else if (entry.type === "compaction") {
       compaction = entry;

@@ -42,6 +42,11 @@ export class SessionTree {
       if (parentId === null || parentId === undefined || parentId === id) {
         this.parent.set(id, null);
         this.roots.push(id);
+        if (parentId === id) {
+          // The host's tree view shows it as a root, but its path walk (getBranch, buildSessionContext) never ends.
+          const message = `entry ${id} is its own parent: the host would hang building this branch; read as a root`;
+          this.diagnostics.push(diagnostic("E_CYCLE", this.positionOf.get(id)!, message, id));
+        }
       } else if (!this.byId.has(parentId)) {
         this.parent.set(id, null);
         this.roots.push(id);

@@ -1,9 +1,10 @@
 import { relative } from "node:path";
-import { type Diagnostic, formatDiagnostic } from "../../log/diagnostics.js";
+import { type Diagnostic, FATAL_CODES, formatDiagnostic } from "../../log/diagnostics.js";
 import type { SessionHeader } from "../../log/entry-types.js";
 import type { LoadedSession } from "../../session.js";
 import { type Command, JSON_OPTION } from "../command.js";
 import { expandInputs, isSingleFile, loadInput } from "../inputs.js";
+import type { CommandResultWithStderr } from "../run.js";
 
 export interface InspectReport {
   file: string;
@@ -68,6 +69,13 @@ export function formatInspect(report: InspectReport): string {
   return lines.join("\n");
 }
 
+/** Why a file is not a session the host can load, for stderr (the report itself stays on stdout). */
+function notASession(report: InspectReport): string {
+  const fatal = report.diagnostics.find((d) => FATAL_CODES.has(d.code)) ?? report.diagnostics[0];
+  const why = fatal ? `${fatal.code}: ${report.file}: not a Pi session file (${fatal.message})` : report.file;
+  return `context-kit inspect: ${why}\n`;
+}
+
 export const inspectCommand: Command = {
   name: "inspect",
   summary: "Header, entry counts, tree shape and diagnostics of session files (never writes).",
@@ -80,13 +88,15 @@ export const inspectCommand: Command = {
       const shown = relative(cwd, path) || path;
       return inspectSession(shown, loadInput(path, shown));
     });
-    const unusable = reports.some((r) => r.unusable);
+    const unusable = reports.filter((r) => r.unusable);
     const errors = reports.some((r) => r.diagnostics.some((d) => d.severity === "error"));
-    const exitCode = unusable ? 2 : values.strict && errors ? 1 : 0;
-    return {
+    const exitCode = unusable.length > 0 ? 2 : values.strict && errors ? 1 : 0;
+    const result: CommandResultWithStderr = {
       exitCode,
       json: isSingleFile(positionals, cwd) ? reports[0] : { files: reports },
       text: reports.map(formatInspect).join("\n\n"),
     };
+    if (unusable.length > 0) result.stderr = unusable.map(notASession).join("");
+    return result;
   },
 };
