@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 /** One physical line of a JSONL file: the bytes between two `\n`, without the `\n`. */
 export interface RawLine {
@@ -12,6 +12,7 @@ export interface RawLine {
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
+const MIN_CHUNK_BYTES = 64 * 1024;
 
 /**
  * Splits on `\n` only (never readline: U+2028/2029 are legal inside JSON strings). The caller gets raw bytes so that
@@ -32,24 +33,32 @@ export function* linesOfBuffer(buffer: Buffer): Generator<RawLine> {
   }
 }
 
-/** Streams a file of any size in fixed chunks; memory holds one chunk plus the line being assembled. */
+/**
+ * Streams a file of any size in chunks of up to 4 MB; memory holds one chunk plus the line being assembled. Each
+ * chunk is a fresh buffer and the lines are views into it (no copy per line), so a line stays valid after the next
+ * one is read; only a line that spans chunks is copied together.
+ */
 export function* linesOfFile(path: string): Generator<RawLine> {
   const fd = openSync(path, "r");
   try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     let pending: Buffer[] = [];
     let pendingOffset = 0;
     let fileOffset = 0;
     let line = 1;
+    let expected = fstatSync(fd).size;
     for (;;) {
-      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      // Sized to what is left of the file (plus one byte to see its end), so a small file needs no 4 MB buffer.
+      const size = Math.min(CHUNK_BYTES, Math.max(expected - fileOffset + 1, MIN_CHUNK_BYTES));
+      const buffer = Buffer.allocUnsafe(size);
+      const read = readSync(fd, buffer, 0, size, null);
       if (read === 0) break;
+      const chunk = read === size ? buffer : buffer.subarray(0, read);
       let start = 0;
       for (;;) {
         const nl = chunk.indexOf(0x0a, start);
-        if (nl === -1 || nl >= read) break;
+        if (nl === -1) break;
         const piece = chunk.subarray(start, nl);
-        const bytes = pending.length === 0 ? Buffer.from(piece) : Buffer.concat([...pending, piece]);
+        const bytes = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
         const byteOffset = pending.length === 0 ? fileOffset + start : pendingOffset;
         pending = [];
         yield { bytes, line, byteOffset, terminated: true };
@@ -58,9 +67,10 @@ export function* linesOfFile(path: string): Generator<RawLine> {
       }
       if (start < read) {
         if (pending.length === 0) pendingOffset = fileOffset + start;
-        pending.push(Buffer.from(chunk.subarray(start, read)));
+        pending.push(chunk.subarray(start, read));
       }
       fileOffset += read;
+      if (fileOffset > expected) expected = fileOffset;
     }
     if (pending.length > 0) {
       yield { bytes: Buffer.concat(pending), line, byteOffset: pendingOffset, terminated: false };

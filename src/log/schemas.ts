@@ -6,7 +6,8 @@ import { packageRoot } from "../package-root.js";
 const BASE = "https://pi-context-kit.dev/schemas/";
 
 let ajv: Ajv2020 | undefined;
-const validators = new Map<string, ValidateFunction>();
+/** Compiled validators by schema file, then by `$defs` name ("" for the whole file): no key is built per lookup. */
+const validators = new Map<string, Map<string, ValidateFunction>>();
 
 function instance(): Ajv2020 {
   if (ajv) return ajv;
@@ -20,12 +21,17 @@ function instance(): Ajv2020 {
 
 /** A validator for `file#/$defs/name` (or the whole file without a name), compiled once per process. */
 export function validator(file: string, name?: string): ValidateFunction {
-  const ref = name === undefined ? BASE + file : `${BASE}${file}#/$defs/${name}`;
-  let fn = validators.get(ref);
+  let byName = validators.get(file);
+  if (!byName) {
+    byName = new Map();
+    validators.set(file, byName);
+  }
+  let fn = byName.get(name ?? "");
   if (!fn) {
+    const ref = name === undefined ? BASE + file : `${BASE}${file}#/$defs/${name}`;
     fn = instance().getSchema(ref);
     if (!fn) throw new Error(`pi-context-kit: no schema ${ref}`);
-    validators.set(ref, fn);
+    byName.set(name ?? "", fn);
   }
   return fn;
 }

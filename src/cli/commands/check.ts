@@ -3,6 +3,7 @@ import { checkView, type Violation } from "../../../projections/invariants.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { anchorIsAuthentic, viewOfLeaf } from "../../view/leaf-view.js";
 import { type Command, JSON_OPTION } from "../command.js";
+import { mapFiles } from "../file-pool.js";
 import { expandInputs, loadInput } from "../inputs.js";
 
 export interface CheckReport {
@@ -34,11 +35,11 @@ export const checkCommand: Command = {
   summary: "Check the projection invariants on every branch of every session file (a folder is searched).",
   usage: "context-kit check FILE|DIR... [--json]",
   options: { ...JSON_OPTION },
-  run({ positionals, cwd, progress }) {
+  async run({ positionals, cwd, progress }) {
     const paths = expandInputs(positionals, cwd);
-    const files = paths.map((path, i) => {
-      progress(`check ${i + 1}/${paths.length}`);
-      return checkSessionFile(path, relative(cwd, path) || path);
+    const items = paths.map((path) => ({ path, shown: relative(cwd, path) || path }));
+    const files = await mapFiles({ module: import.meta.url, name: "checkSessionFile", fn: checkSessionFile }, items, {
+      progress: (done, total) => progress(done < total ? `check ${done}/${total}` : ""),
     });
     const report: CheckReport = { files };
     const bad = files.some((f) => f.violations.length > 0);

@@ -1,4 +1,5 @@
 import type { Command } from "../command.js";
+import { benchCommand } from "./bench.js";
 import { checkCommand } from "./check.js";
 import { detectCommand } from "./detect.js";
 import { inspectCommand } from "./inspect.js";
@@ -13,4 +14,5 @@ export const COMMANDS: Command[] = [
   checkCommand,
   detectCommand,
   recoverCommand,
+  benchCommand,
 ];

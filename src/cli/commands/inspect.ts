@@ -3,6 +3,7 @@ import { type Diagnostic, FATAL_CODES, formatDiagnostic } from "../../log/diagno
 import type { SessionHeader } from "../../log/entry-types.js";
 import type { LoadedSession } from "../../session.js";
 import { type Command, JSON_OPTION } from "../command.js";
+import { mapFiles } from "../file-pool.js";
 import { expandInputs, isSingleFile, loadInput } from "../inputs.js";
 import type { CommandResultWithStderr } from "../run.js";
 
@@ -69,6 +70,11 @@ export function formatInspect(report: InspectReport): string {
   return lines.join("\n");
 }
 
+/** One file's report; what a file-pool worker runs for a folder. */
+export function inspectFile(path: string, shown: string): InspectReport {
+  return inspectSession(shown, loadInput(path, shown));
+}
+
 /** Why a file is not a session the host can load, for stderr (the report itself stays on stdout). */
 function notASession(report: InspectReport): string {
   const fatal = report.diagnostics.find((d) => FATAL_CODES.has(d.code)) ?? report.diagnostics[0];
@@ -81,12 +87,11 @@ export const inspectCommand: Command = {
   summary: "Header, entry counts, tree shape and diagnostics of session files (never writes).",
   usage: "context-kit inspect FILE|DIR... [--json] [--strict]",
   options: { ...JSON_OPTION, strict: { type: "boolean", default: false } },
-  run({ values, positionals, cwd, progress }) {
+  async run({ values, positionals, cwd, progress }) {
     const files = expandInputs(positionals, cwd);
-    const reports = files.map((path, i) => {
-      progress(`inspect ${i + 1}/${files.length}`);
-      const shown = relative(cwd, path) || path;
-      return inspectSession(shown, loadInput(path, shown));
+    const items = files.map((path) => ({ path, shown: relative(cwd, path) || path }));
+    const reports = await mapFiles({ module: import.meta.url, name: "inspectFile", fn: inspectFile }, items, {
+      progress: (done, total) => progress(done < total ? `inspect ${done}/${total}` : ""),
     });
     const unusable = reports.filter((r) => r.unusable);
     const errors = reports.some((r) => r.diagnostics.some((d) => d.severity === "error"));

@@ -1,0 +1,178 @@
+import type { BenchDocument } from "./run.js";
+import { formatBytes, formatMs } from "./stats.js";
+
+function table(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number)))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+function fmtRatio(x: number): string {
+  if (!Number.isFinite(x)) return "-";
+  return x < 0.01 ? x.toExponential(1) : x.toFixed(x < 1 ? 3 : 2);
+}
+
+function verdict(doc: BenchDocument, name: string): string {
+  const t = doc.targets.find((x) => x.name === name);
+  return t ? `≤ ${t.max}  ${t.met ? "met" : "MISSED"}` : "";
+}
+
+/** The human table of a benchmark run. */
+export function formatBench(doc: BenchDocument): string {
+  const m = doc.machine;
+  const out: string[] = [
+    `context-kit bench${doc.quick ? " --quick" : ""}: ${m.cpus} × ${m.cpuModel}, ${formatBytes(m.totalMemoryBytes)} RAM, Node ${m.node}, host ${doc.host.package}@${doc.host.version}`,
+    `Medians over the repetitions shown; ratio = kit / host (below 1: the kit is faster or smaller). Load average ${m.loadAverage.start.toFixed(1)} at the start, ${m.loadAverage.end.toFixed(1)} at the end.`,
+    "",
+    "Load (kit: reader + schema checks + tree + inspect summary; host: read + parseSessionEntries + migrateSessionEntries + buildSessionContext)",
+  ];
+  const loadRows = [["file", "entries", "size", "kit", "host", "ratio", "target", "reps"]];
+  const synthetic = doc.load.filter((r) => r.source === "synthetic");
+  const real = doc.load.filter((r) => r.source === "real");
+  for (const r of synthetic) {
+    loadRows.push([
+      `synthetic ${r.name}`,
+      String(r.entries),
+      formatBytes(r.bytes),
+      formatMs(r.kitMs),
+      formatMs(r.hostMs),
+      fmtRatio(r.ratio),
+      verdict(doc, `load.${r.name}`),
+      String(r.reps),
+    ]);
+  }
+  for (const r of real) {
+    loadRows.push([
+      `real ${r.name.length > 44 ? `${r.name.slice(0, 20)}…${r.name.slice(-23)}` : r.name}`,
+      String(r.entries),
+      formatBytes(r.bytes),
+      formatMs(r.kitMs),
+      formatMs(r.hostMs),
+      fmtRatio(r.ratio),
+      verdict(doc, `load.${r.name}`),
+      String(r.reps),
+    ]);
+  }
+  if (real.length > 0) {
+    const kit = real.reduce((s, r) => s + r.kitMs, 0);
+    const host = real.reduce((s, r) => s + r.hostMs, 0);
+    const bytes = real.reduce((s, r) => s + r.bytes, 0);
+    const entries = real.reduce((s, r) => s + r.entries, 0);
+    loadRows.push([
+      `real, all ${real.length} files`,
+      String(entries),
+      formatBytes(bytes),
+      formatMs(kit),
+      formatMs(host),
+      fmtRatio(kit / host),
+      "",
+      "",
+    ]);
+  }
+  out.push(...table(loadRows).map((l) => `  ${l}`), "");
+
+  const r = doc.replay;
+  out.push(
+    `Replay of a ${r.leaves}-leaf tree (${r.entries} entries): the memoised fold of every branch vs buildSessionContext once per leaf`,
+    ...table([
+      ["", "kit", "host", "ratio", "speed-up", "target", "reps"],
+      [
+        `buildSessionContext(entries, leaf)`,
+        formatMs(r.kitMs),
+        formatMs(r.hostMs),
+        fmtRatio(r.ratio),
+        `${(1 / r.ratio).toFixed(2)}×`,
+        verdict(doc, "replay"),
+        String(r.reps),
+      ],
+      [
+        `… with the id index passed in`,
+        formatMs(r.kitMs),
+        formatMs(r.hostIndexedMs),
+        fmtRatio(r.ratioIndexed),
+        `${(1 / r.ratioIndexed).toFixed(2)}×`,
+        "",
+        String(r.reps),
+      ],
+    ]).map((l) => `  ${l}`),
+    `  the kit reduced ${r.kitReductions} entries once each; the host walked ${r.hostEntriesWalked} entries`,
+    "",
+    "Per request (the kit's `context` hook after one appended entry; host: the structuredClone of the branch's messages)",
+  );
+  const reqRows = [
+    [
+      "branch",
+      "messages",
+      "fold med",
+      "fold p99",
+      "fold⚓ med",
+      "pass med",
+      "pass p99",
+      "view med",
+      "view p99",
+      "host clone",
+      "view/clone",
+      "target",
+    ],
+  ];
+  for (const p of doc.perRequest) {
+    reqRows.push([
+      p.name,
+      String(p.messages),
+      formatMs(p.fold.medianMs),
+      formatMs(p.fold.p99Ms),
+      formatMs(p.foldAnchored.medianMs),
+      formatMs(p.passThrough.medianMs),
+      formatMs(p.passThrough.p99Ms),
+      formatMs(p.recoveryView.medianMs),
+      formatMs(p.recoveryView.p99Ms),
+      formatMs(p.hostClone.medianMs),
+      fmtRatio(p.rewriteRatio),
+      verdict(doc, `perRequest.${p.name}.rewrite`),
+    ]);
+  }
+  out.push(...table(reqRows).map((l) => `  ${l}`));
+  const g = doc.foldGrowth;
+  out.push(
+    `  fold median at ${g.to} / at ${g.from}: ${fmtRatio(g.ratio)}  (${verdict(doc, "foldGrowth")}); on the anchored branch (fold⚓): ${fmtRatio(g.anchoredRatio)}`,
+    `  reducer calls per request: ${doc.perRequest.map((p) => p.reductionsPerRequest.toFixed(2)).join(", ")}; ${doc.perRequest[0]?.requests ?? 0} requests per case and branch`,
+    "  pass = the whole hook when no projection applies (returns without touching the messages); view = the whole hook",
+    "  on an anchored branch (fold, find the marker, recovery view); fold⚓ = the fold alone there, right after the",
+    "  previous request's recovery view of the whole branch",
+    "",
+  );
+
+  const mem = doc.memory;
+  out.push(
+    `Peak memory (maxRSS, separate processes) on the ${mem.name} file (${formatBytes(mem.bytes)})`,
+    ...table([
+      ["", "kit inspect", "host load", "ratio", "target", "reps"],
+      [
+        "peak RSS",
+        formatBytes(mem.kitMaxRssBytes),
+        formatBytes(mem.hostMaxRssBytes),
+        fmtRatio(mem.ratio),
+        verdict(doc, "memory"),
+        String(mem.reps),
+      ],
+      ["RSS after imports", formatBytes(mem.kitBaselineRssBytes), formatBytes(mem.hostBaselineRssBytes), "", "", ""],
+    ]).map((l) => `  ${l}`),
+    "",
+  );
+  const missed = doc.targets.filter((t) => !t.met);
+  out.push(
+    missed.length === 0
+      ? `All ${doc.targets.length} targets met (${doc.seconds.toFixed(0)} s).`
+      : `${doc.targets.length - missed.length} of ${doc.targets.length} targets met; missed: ${missed.map((t) => `${t.name} (${fmtRatio(t.value)} > ${t.max})`).join(", ")} (${doc.seconds.toFixed(0)} s).`,
+  );
+  return out.join("\n");
+}

@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../package-root.js";
+
+export const HOST_PACKAGE = "@mariozechner/pi-coding-agent";
+
+type HostEntry = Record<string, unknown>;
+
+/** The part of the host's offline API the benchmark compares against (PI-HOST-NOTES §1.7). */
+export interface HostApi {
+  version: string;
+  parseSessionEntries(text: string): HostEntry[];
+  migrateSessionEntries(entries: HostEntry[]): void;
+  buildSessionContext(
+    entries: HostEntry[],
+    leafId?: string | null,
+    byId?: Map<string, HostEntry>,
+  ): { messages: unknown[]; thinkingLevel: string; model: unknown };
+}
+
+let cached: Promise<HostApi> | undefined;
+
+/**
+ * Imports the host package, only when a benchmark runs: the kit never loads its host anywhere else but `src/pi`.
+ * Resolved from the kit's own folder, where it is a dev dependency.
+ */
+export function loadHost(): Promise<HostApi> {
+  cached ??= (async () => {
+    let module: Omit<HostApi, "version">;
+    try {
+      module = (await import(HOST_PACKAGE)) as Omit<HostApi, "version">;
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new Error(`the benchmark needs the host package ${HOST_PACKAGE} (a dev dependency): ${why}`);
+    }
+    return {
+      version: hostVersion(),
+      parseSessionEntries: module.parseSessionEntries,
+      migrateSessionEntries: module.migrateSessionEntries,
+      buildSessionContext: module.buildSessionContext,
+    };
+  })();
+  return cached;
+}
+
+function hostVersion(): string {
+  try {
+    const manifest = join(packageRoot(), "node_modules", HOST_PACKAGE, "package.json");
+    return String(JSON.parse(readFileSync(manifest, "utf8")).version);
+  } catch {
+    return "unknown";
+  }
+}
+
+export interface HostLoad {
+  entries: HostEntry[];
+  context: { messages: unknown[] };
+}
+
+/**
+ * The host's own read-only load of a session file: read the text, `parseSessionEntries`, `migrateSessionEntries`,
+ * then `buildSessionContext` for the active leaf (PI-HOST-NOTES §1.7).
+ */
+export function hostLoad(host: HostApi, file: string): HostLoad {
+  const all = host.parseSessionEntries(readFileSync(file, "utf8"));
+  host.migrateSessionEntries(all);
+  const entries = all.filter((e) => e.type !== "session");
+  return { entries, context: host.buildSessionContext(entries) };
+}

@@ -1,0 +1,153 @@
+import { cpus, freemem, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { packageRoot } from "../package-root.js";
+import { type BenchPlan, Fixtures, FULL_PLAN, QUICK_PLAN, realSessions } from "./fixtures.js";
+import { HOST_PACKAGE, loadHost } from "./host.js";
+import { type LoadRow, measureLoad } from "./load.js";
+import { type ChildLaunch, type MemoryResult, measureMemory } from "./memory.js";
+import { measurePerRequest, type PerRequestRow } from "./per-request.js";
+import { measureReplay, type ReplayResult } from "./replay.js";
+import { ratio } from "./stats.js";
+import { BENCH_TARGETS, type Target, targetResults } from "./targets.js";
+
+export interface BenchOptions {
+  quick: boolean;
+  /** Folder of real session files to load as well; null for none. */
+  sessionsDir: string | null;
+  /** How to start the memory children. */
+  child: ChildLaunch;
+  progress: (line: string) => void;
+}
+
+export interface MachineInfo {
+  cpus: number;
+  cpuModel: string;
+  totalMemoryBytes: number;
+  freeMemoryBytes: number;
+  node: string;
+  platform: string;
+  /** 1-minute load average when the run started and when it ended: other work on the machine skews the times. */
+  loadAverage: { start: number; end: number };
+}
+
+/** The benchmark's JSON document. Every ratio is kit / host: below 1 the kit is faster or smaller. */
+export interface BenchDocument {
+  kind: "context-kit-bench";
+  version: 1;
+  quick: boolean;
+  machine: MachineInfo;
+  host: { package: string; version: string };
+  load: LoadRow[];
+  replay: ReplayResult;
+  perRequest: PerRequestRow[];
+  /**
+   * The fold's median at the largest branch over its median at the smallest (target ≤ 1.5); `anchoredRatio` is the
+   * same for the fold on the anchored branch (after a recovery view of the whole branch).
+   */
+  foldGrowth: { from: string; to: string; ratio: number; anchoredRatio: number };
+  memory: MemoryResult;
+  /** Every ratio by name: kit / host, except `foldGrowth*` (largest branch / smallest branch). */
+  ratios: Record<string, number>;
+  targets: Target[];
+  seconds: number;
+}
+
+export function machineInfo(startLoad: number): MachineInfo {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    cpuModel: list[0]?.model.trim() ?? "unknown",
+    totalMemoryBytes: totalmem(),
+    freeMemoryBytes: freemem(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverage: { start: startLoad, end: loadavg()[0] ?? 0 },
+  };
+}
+
+/** The default folder of real sessions: `../shared/pi-sessions` beside the kit's package folder. */
+export function defaultSessionsDir(): string {
+  return join(packageRoot(), "..", "shared", "pi-sessions");
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchDocument> {
+  const started = performance.now();
+  const startLoad = loadavg()[0] ?? 0;
+  const plan: BenchPlan = options.quick ? QUICK_PLAN : FULL_PLAN;
+  const progress = options.progress;
+  progress("bench: importing the host");
+  const host = await loadHost();
+  const fixtures = new Fixtures(plan, progress);
+  try {
+    const load: LoadRow[] = [];
+    for (const f of fixtures.linear) {
+      progress(`bench: load ${f.name}`);
+      load.push(
+        measureLoad(
+          host,
+          { name: f.name, source: "synthetic", file: f.file, bytes: f.bytes },
+          plan.loadReps(f.entries),
+        ),
+      );
+    }
+    for (const real of realSessions(options.sessionsDir)) {
+      progress(`bench: load ${real.name}`);
+      load.push(measureLoad(host, { ...real, source: "real" }, plan.realReps));
+    }
+
+    progress("bench: replay");
+    const replay = measureReplay(host, fixtures.tree.file, plan.replayReps);
+
+    const perRequest: PerRequestRow[] = [];
+    for (const f of fixtures.linear) {
+      progress(`bench: per request ${f.name}`);
+      perRequest.push(measurePerRequest(f.name, f.file, plan.requests, plan.cloneReps(f.entries)));
+    }
+    const first = perRequest[0] as PerRequestRow;
+    const last = perRequest[perRequest.length - 1] as PerRequestRow;
+    const foldGrowth = {
+      from: first.name,
+      to: last.name,
+      ratio: ratio(last.fold.medianMs, first.fold.medianMs),
+      anchoredRatio: ratio(last.foldAnchored.medianMs, first.foldAnchored.medianMs),
+    };
+
+    progress("bench: peak memory");
+    const largest = fixtures.largest;
+    const memory = await measureMemory(
+      options.child,
+      { name: largest.name, file: largest.file, bytes: largest.bytes },
+      plan.memoryReps,
+      packageRoot(),
+    );
+
+    const ratios: Record<string, number> = {};
+    for (const row of load) ratios[`load.${row.name}`] = row.ratio;
+    ratios.replay = replay.ratio;
+    ratios.replayIndexed = replay.ratioIndexed;
+    for (const row of perRequest) ratios[`perRequest.${row.name}.rewrite`] = row.rewriteRatio;
+    ratios.foldGrowth = foldGrowth.ratio;
+    ratios.foldGrowthAnchored = foldGrowth.anchoredRatio;
+    ratios.memory = memory.ratio;
+    progress("");
+    return {
+      kind: "context-kit-bench",
+      version: 1,
+      quick: plan.quick,
+      machine: machineInfo(startLoad),
+      host: { package: HOST_PACKAGE, version: host.version },
+      load,
+      replay,
+      perRequest,
+      foldGrowth,
+      memory,
+      ratios,
+      targets: targetResults({ load, replay, perRequest, foldGrowth, memory }),
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    fixtures.dispose();
+  }
+}
+
+export { BENCH_TARGETS };
