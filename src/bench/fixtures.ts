@@ -15,6 +15,8 @@ export interface BenchPlan {
   replayReps: number;
   /** `context` hook calls per branch size, for each of the two cases (pass-through, recovery view). */
   requests: number;
+  /** Time budget of each case: a slow case stops after at least 20 calls. */
+  requestBudgetMs: number;
   /** Deep copies of the branch's messages timed for the host side. */
   cloneReps(entries: number): number;
   memoryReps: number;
@@ -28,7 +30,8 @@ export const FULL_PLAN: BenchPlan = {
   loadReps: (n) => (n >= 100_000 ? 5 : n >= 10_000 ? 9 : 15),
   replayReps: 9,
   requests: 500,
-  cloneReps: (n) => (n >= 100_000 ? 5 : n >= 10_000 ? 9 : 21),
+  requestBudgetMs: 20_000,
+  cloneReps: (n) => (n >= 100_000 ? 3 : n >= 10_000 ? 9 : 21),
   memoryReps: 3,
   realReps: 7,
 };
@@ -40,6 +43,7 @@ export const QUICK_PLAN: BenchPlan = {
   loadReps: () => 3,
   replayReps: 3,
   requests: 60,
+  requestBudgetMs: 5_000,
   cloneReps: () => 3,
   memoryReps: 1,
   realReps: 3,

@@ -6,6 +6,18 @@ export const HOST_PACKAGE = "@mariozechner/pi-coding-agent";
 
 type HostEntry = Record<string, unknown>;
 
+/** The part of the host's `SessionManager` the live kit reads (its `ReadonlySessionManager`), plus appends. */
+export interface HostSessionManager {
+  getEntry(id: string): unknown;
+  getLeafId(): string | null;
+  getSessionFile(): string | undefined;
+  getSessionId(): string;
+  getBranch(): unknown[];
+  buildSessionContext(): { messages: unknown[] };
+  appendMessage(message: unknown): string;
+  appendCustomMessageEntry(customType: string, content: string, display: boolean, details?: unknown): string;
+}
+
 /** The part of the host's offline API the benchmark compares against (PI-HOST-NOTES §1.7). */
 export interface HostApi {
   version: string;
@@ -16,6 +28,7 @@ export interface HostApi {
     leafId?: string | null,
     byId?: Map<string, HostEntry>,
   ): { messages: unknown[]; thinkingLevel: string; model: unknown };
+  SessionManager: { open(path: string, sessionDir?: string): HostSessionManager };
 }
 
 let cached: Promise<HostApi> | undefined;
@@ -38,6 +51,7 @@ export function loadHost(): Promise<HostApi> {
       parseSessionEntries: module.parseSessionEntries,
       migrateSessionEntries: module.migrateSessionEntries,
       buildSessionContext: module.buildSessionContext,
+      SessionManager: module.SessionManager,
     };
   })();
   return cached;

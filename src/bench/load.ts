@@ -22,6 +22,13 @@ export function kitLoad(file: string) {
   return inspectSession(file, loadSession(file));
 }
 
+/** One untimed load of each side: compiled code and schema validators, as in a process that has read a file. */
+export function warmUpLoad(host: HostApi, file: string): void {
+  kitLoad(file);
+  hostLoad(host, file);
+  collectGarbage();
+}
+
 /**
  * Times the kit's and the host's load of the same file, alternating which goes first and collecting garbage
  * before each, so that neither pays for the other's heap.

@@ -1,31 +1,33 @@
-import { BranchFold } from "../fold/branch-fold.js";
-import { kitReducer } from "../fold/kit-reducer.js";
+import { copyFileSync, rmSync } from "node:fs";
 import { recoveryMarker } from "../kit/host-messages.js";
-import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
-import { loadSession } from "../session.js";
-import { buildHostContext } from "../tree/host-context.js";
-import { LiveEntries, project } from "./context-hook.js";
+import type { AgentMessage } from "../log/entry-types.js";
+import { projectContext } from "../pi/context-projection.js";
+import { LiveState } from "../pi/live-state.js";
+import type { HostApi, HostSessionManager } from "./host.js";
 import { collectGarbage, median, percentile, ratio, timed } from "./stats.js";
 
 export interface Latency {
   medianMs: number;
   p99Ms: number;
+  samples: number;
 }
 
 export interface PerRequestRow {
   name: string;
-  /** Entries on the branch when the requests start. */
+  /** Entries on the branch when the requests start (all folded when the session opens). */
   entries: number;
   /** Messages the host sends for the branch (its `context` event's length). */
   messages: number;
-  /** The incremental fold of the one newly appended entry, on the branch without an anchor. */
+  /** The incremental fold of the one newly appended entry (`LiveState.atLeaf`), on the branch without an anchor. */
   fold: Latency;
-  /** The same on the anchored branch, where each request also builds a recovery view of the whole branch, which
-   * leaves the caches cold for the next fold. */
+  /**
+   * The same on the anchored branch, where each request also builds a recovery view of the whole branch (which
+   * leaves the caches cold for the next fold).
+   */
   foldAnchored: Latency;
-  /** The whole hook when no projection applies: fold, then return without touching the messages. */
+  /** The whole `context` hook when no projection applies: fold, then `projectContext` returns no messages. */
   passThrough: Latency;
-  /** The whole hook on an anchored branch: fold, find the marker, build the recovery view. */
+  /** The whole hook on an anchored branch: fold, then `projectContext` builds the recovery view. */
   recoveryView: Latency;
   /** The host's own per-request preparation of the same branch: the `structuredClone` of its messages. */
   hostClone: Latency;
@@ -33,97 +35,110 @@ export interface PerRequestRow {
   rewriteRatio: number;
   /** Reducer calls per request (1: proportional to what was appended). */
   reductionsPerRequest: number;
+  /** Most hook calls per case; a case stops earlier (after at least 20) when it runs out of its time budget. */
   requests: number;
   cloneReps: number;
 }
 
 function latency(samples: number[]): Latency {
-  return { medianMs: median(samples), p99Ms: percentile(samples, 99) };
+  return { medianMs: median(samples), p99Ms: percentile(samples, 99), samples: samples.length };
 }
 
 const BASE_MS = Date.UTC(2026, 5, 1);
 /** Untimed requests before each case: compiled code on the path the case takes. */
 const WARMUP = 20;
 
-/** The next entry the host appends during a run: a tool call, then its result, alternating. */
-function nextEntry(i: number, parentId: string): SessionEntry {
-  const id = `b${i.toString(16).padStart(7, "0")}`;
-  const timestamp = new Date(BASE_MS + i * 1000).toISOString();
+/** What the host appends between two requests: a tool call, then its result, alternating. */
+function nextMessage(i: number): AgentMessage {
+  const timestamp = BASE_MS + i * 1000;
   const callId = `call_bench_${i >> 1}`;
-  const message: AgentMessage =
-    i % 2 === 0
-      ? {
-          role: "assistant",
-          content: [{ type: "toolCall", id: callId, name: "read", arguments: { path: `src/file-${i}.ts` } }],
-          api: "anthropic-messages",
-          provider: "anthropic",
-          model: "claude-sonnet-4-5",
-          stopReason: "toolUse",
-          timestamp: BASE_MS + i * 1000,
-        }
-      : {
-          role: "toolResult",
-          toolCallId: callId,
-          toolName: "read",
-          content: [{ type: "text", text: `export const value${i} = ${i};\n`.repeat(20) }],
-          details: { path: `/home/dev/src/file-${i}.ts` },
-          isError: false,
-          timestamp: BASE_MS + i * 1000,
-        };
-  return { type: "message", id, parentId, timestamp, message };
+  if (i % 2 === 0) {
+    return {
+      role: "assistant",
+      content: [{ type: "toolCall", id: callId, name: "read", arguments: { path: `src/file-${i}.ts` } }],
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      stopReason: "toolUse",
+      timestamp,
+    };
+  }
+  return {
+    role: "toolResult",
+    toolCallId: callId,
+    toolName: "read",
+    content: [{ type: "text", text: `export const value${i} = ${i};\n`.repeat(20) }],
+    details: { path: `/home/dev/src/file-${i}.ts` },
+    isError: false,
+    timestamp,
+  };
 }
 
 /**
- * Per-request cost at one branch size: the fold is warmed over the saved branch (as after earlier requests), then
- * each request appends one entry and runs the hook. First with no anchor (pass-through), then after a recovery
- * marker (recovery view). The host's side is the deep copy it makes of the same messages for the `context` event.
+ * Per-request cost of the kit's `context` hook at one branch size, run on the host's own session manager opened on
+ * a copy of the file (appends go to the copy). The fold is warmed over the saved branch, as the extension does on
+ * `session_start`; then each request appends one message, as the agent loop does, and runs the hook's code
+ * (`LiveState.atLeaf`, `projectContext`). First with no anchor (pass-through), then after a recovery marker (recovery
+ * view). The host's side is the deep copy it makes of the same messages for the `context` event.
  */
-export function measurePerRequest(name: string, file: string, requests: number, cloneReps: number): PerRequestRow {
-  const { tree } = loadSession(file);
-  const live = new LiveEntries(tree.entries);
-  const fold = new BranchFold(live, kitReducer);
-  let leaf = tree.activeLeafId as string;
-  fold.stateAt(leaf);
-  const messages: AgentMessage[] = buildHostContext(tree, leaf).messages.slice();
-  const entries = tree.size;
+export function measurePerRequest(
+  host: HostApi,
+  name: string,
+  file: string,
+  options: { requests: number; cloneReps: number; budgetMs: number },
+): PerRequestRow {
+  const copy = `${file}.live.jsonl`;
+  copyFileSync(file, copy);
+  try {
+    return measureOn(host.SessionManager.open(copy), name, options);
+  } finally {
+    rmSync(copy, { force: true });
+  }
+}
+
+function measureOn(
+  sm: HostSessionManager,
+  name: string,
+  options: { requests: number; cloneReps: number; budgetMs: number },
+): PerRequestRow {
+  const live = new LiveState();
+  live.atLeaf(sm);
+  const fold = live.forSession(sm);
+  const entries = fold.size;
+  const messages = sm.buildSessionContext().messages.slice() as AgentMessage[];
   const messageCount = messages.length;
 
   collectGarbage();
   const cloneTimes: number[] = [];
-  for (let i = 0; i < cloneReps; i++) {
+  for (let i = 0; i < options.cloneReps; i++) {
     cloneTimes.push(timed(() => structuredClone(messages)).ms);
     collectGarbage();
   }
 
   let counter = 0;
+  let requests = 0;
   const reductionsBefore = fold.reductions;
-  const append = (entry: SessionEntry) => {
-    live.add(entry);
-    if (entry.type === "message") messages.push(entry.message);
-    else if (entry.type === "custom_message") {
-      messages.push({
-        role: "custom",
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp: Date.parse(entry.timestamp),
-      });
-    }
-    leaf = entry.id;
-  };
   const run = (foldSamples: number[], hookSamples: number[], anchored: boolean) => {
-    for (let i = -WARMUP; i < requests; i++) {
-      append(nextEntry(counter++, leaf));
+    const deadline = performance.now() + options.budgetMs;
+    for (let i = -WARMUP; i < options.requests; i++) {
+      const message = nextMessage(counter++);
+      sm.appendMessage(message);
+      messages.push(message);
+      requests++;
       const start = performance.now();
-      const state = fold.stateAt(leaf);
+      const state = live.atLeaf(sm);
       const folded = performance.now();
-      const out = project(state.recovery.anchorId, messages);
+      const out = projectContext({ session: sm, state, messages, guidance: null, now: BASE_MS });
       const end = performance.now();
-      if ((out !== undefined) !== anchored) throw new Error("bench: the hook did not take the expected path");
-      if (i < 0) continue;
+      if ((out.messages !== undefined) !== anchored) throw new Error("bench: the hook did not take the expected path");
+      if (i < 0) {
+        // A slow request needs no more warming up: compiling is noise next to it.
+        if (end - start > 20) i = -1;
+        continue;
+      }
       foldSamples.push(folded - start);
       hookSamples.push(end - start);
+      if (i >= 20 && performance.now() > deadline) break;
     }
   };
 
@@ -132,16 +147,17 @@ export function measurePerRequest(name: string, file: string, requests: number, 
   run(foldSamples, passSamples, false);
 
   const marker = recoveryMarker({ requestId: null, promiseEntryIds: [], reason: "bench" });
-  append({
-    type: "custom_message",
-    id: `m${(counter++).toString(16).padStart(7, "0")}`,
-    parentId: leaf,
-    timestamp: new Date(BASE_MS).toISOString(),
+  const markerId = sm.appendCustomMessageEntry(marker.customType, marker.content, marker.display, marker.details);
+  const markerEntry = sm.getEntry(markerId) as { timestamp: string };
+  messages.push({
+    role: "custom",
     customType: marker.customType,
     content: marker.content,
     display: marker.display,
     details: marker.details,
+    timestamp: Date.parse(markerEntry.timestamp),
   });
+  requests++;
   const anchoredFoldSamples: number[] = [];
   const viewSamples: number[] = [];
   run(anchoredFoldSamples, viewSamples, true);
@@ -159,8 +175,8 @@ export function measurePerRequest(name: string, file: string, requests: number, 
     recoveryView: recovery,
     hostClone,
     rewriteRatio: ratio(recovery.medianMs, hostClone.medianMs),
-    reductionsPerRequest: reductions / (2 * (requests + WARMUP) + 1),
-    requests,
-    cloneReps,
+    reductionsPerRequest: reductions / requests,
+    requests: options.requests,
+    cloneReps: options.cloneReps,
   };
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import { type BenchPlan, Fixtures, FULL_PLAN, QUICK_PLAN, realSessions } from "./fixtures.js";
 import { HOST_PACKAGE, loadHost } from "./host.js";
-import { type LoadRow, measureLoad } from "./load.js";
+import { type LoadRow, measureLoad, warmUpLoad } from "./load.js";
 import { type ChildLaunch, type MemoryResult, measureMemory } from "./memory.js";
 import { measurePerRequest, type PerRequestRow } from "./per-request.js";
 import { measureReplay, type ReplayResult } from "./replay.js";
@@ -80,6 +80,7 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
   const fixtures = new Fixtures(plan, progress);
   try {
     const load: LoadRow[] = [];
+    warmUpLoad(host, (fixtures.linear[0] ?? fixtures.tree).file);
     for (const f of fixtures.linear) {
       progress(`bench: load ${f.name}`);
       load.push(
@@ -101,7 +102,13 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
     const perRequest: PerRequestRow[] = [];
     for (const f of fixtures.linear) {
       progress(`bench: per request ${f.name}`);
-      perRequest.push(measurePerRequest(f.name, f.file, plan.requests, plan.cloneReps(f.entries)));
+      perRequest.push(
+        measurePerRequest(host, f.name, f.file, {
+          requests: plan.requests,
+          cloneReps: plan.cloneReps(f.entries),
+          budgetMs: plan.requestBudgetMs,
+        }),
+      );
     }
     const first = perRequest[0] as PerRequestRow;
     const last = perRequest[perRequest.length - 1] as PerRequestRow;

@@ -1,8 +1,5 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { formatBench } from "../../bench/format.js";
-import { memoryChildScript } from "../../bench/memory.js";
-import { defaultSessionsDir, runBench } from "../../bench/run.js";
 import { type Command, InputError, JSON_OPTION } from "../command.js";
 import { childExecArgv } from "../file-pool.js";
 
@@ -17,6 +14,10 @@ export const benchCommand: Command = {
     sessions: { type: "string" },
   },
   async run({ values, cwd, progress }) {
+    // Loaded here, not at start-up: no other command pays for the benchmark's modules.
+    const { defaultSessionsDir, runBench } = await import("../../bench/run.js");
+    const { formatBench } = await import("../../bench/format.js");
+    const { memoryChildScript } = await import("../../bench/memory.js");
     const quick = values.quick === true;
     const given = values.sessions as string | undefined;
     let sessionsDir: string | null = null;
