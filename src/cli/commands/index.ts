@@ -5,6 +5,7 @@ import { detectCommand } from "./detect.js";
 import { inspectCommand } from "./inspect.js";
 import { recoverCommand } from "./recover.js";
 import { replayCommand } from "./replay.js";
+import { reportCommand } from "./report.js";
 import { viewCommand } from "./view.js";
 
 export const COMMANDS: Command[] = [
@@ -14,5 +15,6 @@ export const COMMANDS: Command[] = [
   checkCommand,
   detectCommand,
   recoverCommand,
+  reportCommand,
   benchCommand,
 ];

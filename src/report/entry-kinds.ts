@@ -1,0 +1,155 @@
+import { keepsBeforeMarker } from "../../projections/context-in-force.js";
+import type { KitRecord } from "../../reducers/contract/events.js";
+import { denialOf } from "../../reducers/denials.js";
+import { kitRecordOf, kitRecordProblem } from "../fold/kit-records.js";
+import { textOf } from "../fold/to-event.js";
+import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
+import { entryMessage } from "../tree/host-context.js";
+
+/**
+ * What an entry contributes to the model's context, in the low three bits of its flags: the client computes the
+ * projection of any leaf from these codes alone (see client-projection.ts).
+ */
+export const MSG = { none: 0, user: 1, assistant: 2, toolResult: 3, customKept: 4, custom: 5, other: 6 } as const;
+export const MSG_MASK = 7;
+
+export const FLAG = {
+  /** A kit host entry that validates against its schema. */
+  kit: 8,
+  /** Carries a kit `customType` but fails its schema: ignored by the reducers. */
+  kitInvalid: 16,
+  /** A failed tool result or an assistant reply that ended in an error. */
+  error: 32,
+  /** A tool result that records a denial (`details.code`). */
+  denial: 64,
+  /** A root only because its parent is missing or its parent link was cut. */
+  orphan: 128,
+  compaction: 256,
+} as const;
+
+const KIT_NAMES: Record<KitRecord["type"], string> = {
+  recoveryMarker: "kit: recovery marker",
+  stallStop: "kit: stall stop",
+  completionReport: "kit: completion report",
+  verificationIncomplete: "kit: VERIFICATION_INCOMPLETE",
+  policyAllowed: "kit: policy allowed",
+};
+
+export const PREVIEW_CHARS = 100;
+
+export interface EntryFacts {
+  kind: string;
+  flags: number;
+  preview: string;
+  record: KitRecord | null;
+}
+
+function messageCode(message: AgentMessage | null): number {
+  if (message === null) return MSG.none;
+  switch (message.role) {
+    case "user":
+      return MSG.user;
+    case "assistant":
+      return MSG.assistant;
+    case "toolResult":
+      return MSG.toolResult;
+    case "custom":
+      return keepsBeforeMarker(message.customType) ? MSG.customKept : MSG.custom;
+    default:
+      return MSG.other;
+  }
+}
+
+/** Whitespace collapsed, cut to `max` characters; never reads more than a few times `max` of a long text. */
+export function shorten(text: string, max = PREVIEW_CHARS): string {
+  const flat = text
+    .slice(0, max * 4)
+    .replace(/\s+/g, " ")
+    .trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function compactJson(value: unknown): string {
+  if (value === undefined) return "";
+  try {
+    return JSON.stringify(value)?.slice(0, PREVIEW_CHARS * 2) ?? "";
+  } catch {
+    return String(value);
+  }
+}
+
+function messagePreview(message: AgentMessage): string {
+  switch (message.role) {
+    case "assistant": {
+      const content = Array.isArray(message.content) ? message.content : [];
+      const calls = content.flatMap((b) => (b?.type === "toolCall" ? [`${b.name}(${compactJson(b.arguments)})`] : []));
+      const text = textOf(message);
+      const thinking = text || content.some((b) => b?.type !== "thinking") ? "" : "(thinking only)";
+      const error = message.errorMessage ? ` [error: ${message.errorMessage}]` : "";
+      return [text || thinking, calls.length > 0 ? `→ ${calls.join(", ")}` : "", error].filter(Boolean).join(" ");
+    }
+    case "bashExecution":
+      return `$ ${message.command}`;
+    case "branchSummary":
+    case "compactionSummary":
+      return message.summary;
+    default: {
+      const text = textOf(message);
+      const images = Array.isArray(message.content) && message.content.some((b) => b?.type === "image");
+      return images ? `${text} [image]`.trim() : text;
+    }
+  }
+}
+
+function otherPreview(entry: SessionEntry): string {
+  switch (entry.type) {
+    case "compaction":
+      return `${entry.summary} (keeps from ${entry.firstKeptEntryId}, ~${entry.tokensBefore} tokens before)`;
+    case "branch_summary":
+      return entry.summary || "(empty summary: not sent)";
+    case "custom":
+      return compactJson(entry.data);
+    case "label":
+      return entry.label ? `${entry.targetId} ← "${entry.label}"` : `${entry.targetId}: label cleared`;
+    case "model_change":
+      return `${entry.provider}/${entry.modelId}`;
+    case "thinking_level_change":
+      return entry.thinkingLevel;
+    case "session_info":
+      return entry.name ?? "";
+    default: {
+      const { id: _id, parentId: _parent, timestamp: _time, type: _type, ...rest } = entry as SessionEntry;
+      return compactJson(rest);
+    }
+  }
+}
+
+function kindOf(entry: SessionEntry, message: AgentMessage | null, record: KitRecord | null, invalid: boolean): string {
+  if (record) return KIT_NAMES[record.type];
+  if (invalid) return `invalid kit entry · ${entry.type}`;
+  if (entry.type === "message" && message) {
+    if (message.role === "toolResult") return `toolResult · ${message.toolName}`;
+    return message.role;
+  }
+  if (entry.type === "custom" || entry.type === "custom_message") return `${entry.type} · ${entry.customType}`;
+  return entry.type;
+}
+
+/** Role or type, flags and a one-line preview of an entry, as the report lists it. */
+export function entryFacts(entry: SessionEntry): EntryFacts {
+  const message = entryMessage(entry);
+  const record = kitRecordOf(entry);
+  const problem = record ? null : kitRecordProblem(entry);
+  let flags = messageCode(message);
+  if (entry.type === "compaction") flags |= FLAG.compaction;
+  if (record) flags |= FLAG.kit;
+  if (problem !== null) flags |= FLAG.kitInvalid;
+  if (message?.role === "toolResult") {
+    if (message.isError) flags |= FLAG.error;
+    if (denialOf(message.details)) flags |= FLAG.denial;
+  }
+  if (message?.role === "assistant" && (message.stopReason === "error" || message.errorMessage)) flags |= FLAG.error;
+  const body = message ? messagePreview(message) : otherPreview(entry);
+  const preview = shorten(problem !== null ? `ignored (${problem}): ${body}` : body);
+  return { kind: kindOf(entry, message, record, problem !== null), flags, preview, record };
+}

@@ -1,0 +1,40 @@
+import { createHash } from "node:crypto";
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Text or attribute value made safe for HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+}
+
+/**
+ * JSON for a `<script type="application/json">` element: `<`, `>` and `&` are written as `\u003c`, `\u003e` and
+ * `\u0026`, so no session text can close the element (`</script>`) or open a comment (`<!--`); U+2028/2029 too,
+ * for tools that treat them as line ends. `JSON.parse` of the element's text gives the value back unchanged.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** A Content-Security-Policy source for an inline element's exact text. */
+export function cspHash(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+/**
+ * The page's policy: nothing may be fetched (no network, no external assets); only the page's own style and script,
+ * identified by their hashes, run.
+ */
+export function contentSecurityPolicy(style: string, script: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspHash(style)}`,
+    `script-src ${cspHash(script)}`,
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}

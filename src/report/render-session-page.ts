@@ -1,0 +1,157 @@
+import { gzipSync } from "node:zlib";
+import { CLIENT_JS } from "./client-script.js";
+import { PAGE_CSS } from "./client-style.js";
+import { contentSecurityPolicy, escapeHtml, jsonForScript } from "./html.js";
+import type { SessionPageModel } from "./page-model.js";
+import type { SessionSummary } from "./session-summary.js";
+
+export interface SessionPageOptions {
+  /** Link back to the folder's index page, relative to this page. */
+  indexHref?: string;
+  /** Model JSON longer than this is embedded gzip-compressed, in base64 (default 2,000,000 characters). */
+  compressAbove?: number;
+}
+
+/**
+ * The model as the text of its script element: plain JSON, or for a large session gzip + base64 (a 100k-entry
+ * model shrinks about six times); the client unpacks it with the browser's `DecompressionStream`.
+ */
+export function embeddedModel(model: SessionPageModel, compressAbove = 2_000_000): { text: string; encoding: string } {
+  const json = jsonForScript(model);
+  if (json.length <= compressAbove) return { text: json, encoding: "json" };
+  return { text: gzipSync(json, { level: 6 }).toString("base64"), encoding: "gzip+base64" };
+}
+
+type Tone = "" | "good" | "bad" | "warn" | "kit";
+
+function chip(label: string, tone: Tone = "", title = ""): string {
+  const attrs = title ? ` title="${escapeHtml(title)}"` : "";
+  return `<span class="chip${tone ? ` ${tone}` : ""}"${attrs}>${label}</span>`;
+}
+
+const n = (value: number, one: string, many = `${one}s`) => `<b>${value}</b> ${value === 1 ? one : many}`;
+
+const VERIFICATION_TONE: Record<SessionSummary["verification"]["outcome"], Tone> = {
+  passed: "good",
+  failed: "bad",
+  incomplete: "bad",
+  "no tests": "warn",
+  unverified: "warn",
+  "no changes": "",
+};
+
+export function summaryChips(s: SessionSummary, projections?: { embedded: number; total: number }): string {
+  const d = s.diagnostics;
+  const chips = [
+    s.unusable ? chip("<b>not usable by the host</b>", "bad", "the host would treat this file as empty") : "",
+    chip(n(s.entries, "entry", "entries")),
+    chip(n(s.branches, "branch", "branches")),
+    chip(n(s.stallStops, "stall stop"), s.stallStops > 0 ? "bad" : "", "STALLED_NO_TOOL_PROGRESS entries"),
+    chip(n(s.stalledLeaves, "stalled leaf", "stalled leaves"), s.stalledLeaves > 0 ? "bad" : ""),
+    chip(n(s.recoveries, "recovery", "recoveries"), s.recoveries > 0 ? "kit" : "", "recovery markers"),
+    chip(
+      `${n(s.denials, "denial")} in ${n(s.deniedScopes, "scope")}`,
+      s.denials > 0 ? "warn" : "",
+      "tool results that record a denied path",
+    ),
+    chip(
+      `verification <b>${escapeHtml(s.verification.outcome)}</b> (r${s.verification.revision})`,
+      VERIFICATION_TONE[s.verification.outcome],
+      "on the active branch",
+    ),
+    d.errors + d.warnings === 0
+      ? chip("no diagnostics", "good")
+      : chip(
+          `${n(d.errors, "error")}, ${n(d.warnings, "warning")}`,
+          d.errors > 0 ? "bad" : "warn",
+          "reader diagnostics",
+        ),
+    projections && projections.embedded < projections.total
+      ? chip(`model view embedded for <b>${projections.embedded}</b> of ${projections.total} leaves`, "warn")
+      : "",
+  ];
+  return chips.filter(Boolean).join("\n");
+}
+
+function headerMeta(model: SessionPageModel): string {
+  const h = model.header;
+  const parts = h
+    ? [
+        `session <code>${escapeHtml(h.id)}</code>`,
+        h.cwd ? `cwd <code>${escapeHtml(h.cwd)}</code>` : "",
+        h.timestamp ? escapeHtml(h.timestamp) : "",
+        model.sourceVersion < 3
+          ? `format v${model.sourceVersion} (migrated in memory)`
+          : `format v${model.sourceVersion}`,
+      ]
+    : ["no usable session header"];
+  parts.push(`${(model.bytes / 1024).toFixed(model.bytes < 10_240 ? 1 : 0)} KiB`);
+  return parts.filter(Boolean).join(" · ");
+}
+
+/** The self-contained page of one session: static frame and summary, the model as JSON, the client script. */
+export function renderSessionPage(model: SessionPageModel, options: SessionPageOptions = {}): string {
+  const d = model.diagnostics;
+  const errors = d.some((x) => x.severity === "error");
+  const leaves = model.summary.branches;
+  const projections = { embedded: model.projections.leaves.length, total: leaves };
+  const data = embeddedModel(model, options.compressAbove);
+  const back = options.indexHref ? `<a href="${escapeHtml(options.indexHref)}">← all sessions</a>` : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(PAGE_CSS, CLIENT_JS))}">
+<meta name="generator" content="context-kit report">
+<title>${escapeHtml(model.file)} · context-kit report</title>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<div class="page">
+<header class="top">
+  <div class="title">${back}<h1>${escapeHtml(model.file)}</h1><span class="meta">${headerMeta(model)}</span></div>
+  <div class="chips" id="summary">${summaryChips(model.summary, projections)}</div>
+</header>
+<div>
+  <div class="toolbar">
+    <div class="seg" role="group" aria-label="Filter entries">
+      <button type="button" data-filter="all" class="on">All</button><button type="button" data-filter="user">User messages</button><button type="button" data-filter="kit">Kit events</button>
+    </div>
+    <label><input type="checkbox" id="show-view" checked> Model view beside the branch</label>
+    <span class="muted">Deep links: <code>#leafId=…</code>, <code>#entryId=…</code></span>
+  </div>
+  <div class="notice" id="notice" role="status"></div>
+  <noscript><div class="notice">This report draws the session with JavaScript; enable it to browse branches.</div></noscript>
+</div>
+<main class="layout">
+  <section class="pane" aria-label="Branches">
+    <div class="pane-head"><h2>Branches</h2><span class="muted">${leaves} · ★ active</span></div>
+    <div class="pane-body" id="tree"></div>
+  </section>
+  <section class="pane" aria-label="Entries">
+    <div class="lists" id="lists">
+      <div class="col"><div class="col-head" id="branch-head"></div><div class="vlist" id="branch-list" tabindex="0" aria-label="Entries of the branch"></div></div>
+      <div class="col" id="view-col"><div class="col-head" id="view-head"></div><div class="vlist" id="view-list" aria-label="Messages the model receives"></div></div>
+    </div>
+  </section>
+  <aside class="pane">
+    <nav class="tabs">
+      <button type="button" id="tab-btn-state" data-tab="state" class="on" title="the folded state at the selected entry">State</button>
+      <button type="button" id="tab-btn-compare" data-tab="compare" title="two branches' states side by side">Compare</button>
+      <button type="button" id="tab-btn-diagnostics" data-tab="diagnostics"${errors ? ' class="alert"' : ""}>Diagnostics (${d.length})</button>
+    </nav>
+    <div class="pane-body">
+      <div class="tab" id="tab-state"></div>
+      <div class="tab" id="tab-compare" hidden></div>
+      <div class="tab" id="tab-diagnostics" hidden></div>
+    </div>
+  </aside>
+</main>
+</div>
+<script type="application/json" id="session-data" data-encoding="${data.encoding}">${data.text}</script>
+<script>${CLIENT_JS}</script>
+</body>
+</html>
+`;
+}

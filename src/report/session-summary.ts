@@ -1,0 +1,88 @@
+import { isStalled } from "../../reducers/recovery.js";
+import type { KitState } from "../../reducers/state.js";
+import type { Diagnostic } from "../log/diagnostics.js";
+
+export type VerificationOutcome = "passed" | "failed" | "incomplete" | "no tests" | "unverified" | "no changes";
+
+/** One line per session in a folder's index (and in `report --json`). */
+export interface SessionSummary {
+  entries: number;
+  branches: number;
+  activeLeafId: string | null;
+  /** Validated STALLED_NO_TOOL_PROGRESS entries anywhere in the file. */
+  stallStops: number;
+  /** Leaves whose branch currently ends in a stall. */
+  stalledLeaves: number;
+  /** Validated recovery markers anywhere in the file. */
+  recoveries: number;
+  /** Tool results that record a denial, and the distinct scopes they name. */
+  denials: number;
+  deniedScopes: number;
+  /** On the active branch. */
+  verification: { outcome: VerificationOutcome; revision: number };
+  diagnostics: { errors: number; warnings: number; infos: number };
+  unusable: boolean;
+}
+
+export interface SummaryCounts {
+  entries: number;
+  branches: number;
+  activeLeafId: string | null;
+  stallStops: number;
+  recoveries: number;
+  denials: number;
+  deniedScopes: number;
+  unusable: boolean;
+}
+
+export function verificationOutcome(state: KitState): VerificationOutcome {
+  const v = state.verification;
+  if (v.incomplete) return "incomplete";
+  const checks = Object.values(v.checks);
+  if (checks.some((c) => c.status === "failed" || c.status === "error")) return "failed";
+  const build = v.checks.app_build?.status;
+  const test = v.checks.app_test?.status;
+  if (build === "passed" && test === "passed") return "passed";
+  if (build === "passed" && test === "no_tests") return "no tests";
+  return v.revision === 0 && checks.length === 0 ? "no changes" : "unverified";
+}
+
+export function summarizeSession(
+  counts: SummaryCounts,
+  activeState: KitState,
+  leafStates: Iterable<KitState>,
+  diagnostics: readonly Diagnostic[],
+): SessionSummary {
+  let stalledLeaves = 0;
+  for (const state of leafStates) if (isStalled(state.recovery)) stalledLeaves++;
+  const bySeverity = { errors: 0, warnings: 0, infos: 0 };
+  for (const d of diagnostics) {
+    if (d.severity === "error") bySeverity.errors++;
+    else if (d.severity === "warning") bySeverity.warnings++;
+    else bySeverity.infos++;
+  }
+  return {
+    ...counts,
+    stalledLeaves,
+    verification: { outcome: verificationOutcome(activeState), revision: activeState.verification.revision },
+    diagnostics: bySeverity,
+  };
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function formatSummary(s: SessionSummary): string {
+  if (s.unusable) return `not usable by the host: ${count(s.diagnostics.errors, "error")}`;
+  const d = s.diagnostics;
+  const diagnostics =
+    d.errors + d.warnings === 0 ? "no diagnostics" : `${count(d.errors, "error")}, ${count(d.warnings, "warning")}`;
+  return [
+    count(s.entries, "entry", "entries"),
+    count(s.branches, "branch", "branches"),
+    `${count(s.stallStops, "stall stop")} (${s.stalledLeaves} stalled)`,
+    count(s.recoveries, "recovery", "recoveries"),
+    `${count(s.denials, "denial")} in ${count(s.deniedScopes, "scope")}`,
+    `verification ${s.verification.outcome} (r${s.verification.revision})`,
+    diagnostics,
+  ].join(" · ");
+}

@@ -1,0 +1,81 @@
+import stableStringify from "fast-json-stable-stringify";
+import type { KitState } from "../../reducers/state.js";
+import { type StateSummary, summarizeState } from "../fold/state-summary.js";
+
+export const SLICES = ["request", "session", "denials", "fileIssues", "verification", "recovery"] as const;
+export type SliceName = (typeof SLICES)[number];
+
+/**
+ * The state summary at every entry, stored compactly: each slice value once, each distinct state once (as six
+ * slice indices), and a state index only for the entries where the state changed. An entry without a change has its
+ * parent's state; a root without one has the initial state (index 0).
+ */
+export interface StateTable {
+  slices: { [K in SliceName]: StateSummary[K][] };
+  /** Six slice indices per state, flattened, in `SLICES` order. */
+  tuples: number[];
+  /** Pairs `[entry index, state index]`, flattened. */
+  changes: number[];
+}
+
+export class StateTableBuilder {
+  readonly table: StateTable = {
+    slices: { request: [], session: [], denials: [], fileIssues: [], verification: [], recovery: [] },
+    tuples: [],
+    changes: [],
+  };
+  private readonly sliceKeys = SLICES.map(() => new Map<string, number>());
+  private readonly tupleKeys = new Map<string, number>();
+  private readonly byState = new WeakMap<KitState, number>();
+  /** Slice index by the state object it came from: reducers keep an unchanged slice's reference. */
+  private readonly bySource = SLICES.map(() => new WeakMap<object, number>());
+  private readonly byRequest = new Map<string | null, number>();
+
+  constructor(initial: KitState) {
+    this.intern(initial);
+  }
+
+  /** The index of a state's summary, adding it when new. */
+  intern(state: KitState): number {
+    const known = this.byState.get(state);
+    if (known !== undefined) return known;
+    const sources = [null, state.session, state.denials, state.fileIssues, state.verification, state.recovery];
+    const cached = sources.map((source, i) =>
+      source === null ? this.byRequest.get(state.request.currentRequestId) : this.bySource[i]?.get(source),
+    );
+    let summary: ReturnType<typeof summarizeState> | null = null;
+    const tuple = SLICES.map((name, i) => {
+      const hit = cached[i];
+      if (hit !== undefined) return hit;
+      summary ??= summarizeState(state);
+      const value = summary[name];
+      const key = stableStringify(value);
+      const keys = this.sliceKeys[i] as Map<string, number>;
+      let index = keys.get(key);
+      if (index === undefined) {
+        const list = this.table.slices[name] as unknown[];
+        index = list.length;
+        list.push(value);
+        keys.set(key, index);
+      }
+      const source = sources[i];
+      if (source === null) this.byRequest.set(state.request.currentRequestId, index);
+      else if (source !== undefined) this.bySource[i]?.set(source, index);
+      return index;
+    });
+    const key = tuple.join(",");
+    let index = this.tupleKeys.get(key);
+    if (index === undefined) {
+      index = this.tupleKeys.size;
+      this.tupleKeys.set(key, index);
+      this.table.tuples.push(...tuple);
+    }
+    this.byState.set(state, index);
+    return index;
+  }
+
+  /** Records an entry's state index when it differs from its parent's. */
+  record(entryIndex: number, stateIndex: number, parentStateIndex: number): void {
+    if (stateIndex !== parentStateIndex) this.table.changes.push(entryIndex, stateIndex);
+  }
+}
