@@ -70,6 +70,16 @@ export interface BranchSummaryMessage {
   fromId: string;
   timestamp: number;
 }
+/** Pi 1.x: the prompt and tool state (the first one declares it, later ones patch it). Never in 0.73 files. */
+export interface SystemMessage {
+  role: "system";
+  content: string | TextContent[];
+  /** Named prompt sections; a later message replaces sections by name, null removes one. */
+  sections?: Record<string, string | null>;
+  toolsAdded?: { name: string; description?: string; parameters?: unknown }[];
+  toolsRemoved?: { name: string }[];
+  timestamp: number;
+}
 export interface CompactionSummaryMessage {
   role: "compactionSummary";
   summary: string;
@@ -84,7 +94,8 @@ export type AgentMessage =
   | CustomMessage
   | BashExecutionMessage
   | BranchSummaryMessage
-  | CompactionSummaryMessage;
+  | CompactionSummaryMessage
+  | SystemMessage;
 
 export interface SessionHeader {
   type: "session";
@@ -120,6 +131,8 @@ export interface CompactionEntry extends EntryBase {
   tokensBefore: number;
   details?: unknown;
   fromHook?: boolean;
+  /** Pi 1.x: the prompt and tool state at the compaction boundary; the context starts with it. */
+  systemMessage?: SystemMessage;
 }
 export interface BranchSummaryEntry extends EntryBase {
   type: "branch_summary";
@@ -149,6 +162,21 @@ export interface SessionInfoEntry extends EntryBase {
   type: "session_info";
   name?: string;
 }
+/** Pi 1.x: token usage outside a message (e.g. cache warming); never in the context. */
+export interface UsageEntry extends EntryBase {
+  type: "usage";
+  kind: string;
+  provider: string;
+  model: string;
+  usage: unknown;
+  note?: string;
+}
+/** Pi 1.x: omits (replacement null) or replaces the content of one earlier entry in future contexts. */
+export interface ContextEditEntry extends EntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: { content: string | (TextContent | ImageContent | ThinkingContent | ToolCall)[] } | null;
+}
 /** A record of a type this version does not know: kept, reported, ignored by reducers. */
 export interface UnknownEntry extends EntryBase {
   type: string;
@@ -164,7 +192,9 @@ export type KnownEntry =
   | CustomEntry
   | CustomMessageEntry
   | LabelEntry
-  | SessionInfoEntry;
+  | SessionInfoEntry
+  | UsageEntry
+  | ContextEditEntry;
 
 export type SessionEntry = KnownEntry;
 
@@ -178,6 +208,8 @@ export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set([
   "custom_message",
   "label",
   "session_info",
+  "usage",
+  "context_edit",
 ]);
 
 export function isKnownEntry(entry: { type: string }): entry is KnownEntry {

@@ -54,6 +54,8 @@ const ENTRY_TYPES = new Set([
   "custom_message",
   "label",
   "session_info",
+  "usage",
+  "context_edit",
 ]);
 const MESSAGE_ROLES = new Set([
   "user",
@@ -63,6 +65,7 @@ const MESSAGE_ROLES = new Set([
   "bashExecution",
   "branchSummary",
   "compactionSummary",
+  "system",
 ]);
 
 export type EntryCheck = { ok: true } | { ok: false; unknown: boolean; message: string };

@@ -8,10 +8,12 @@
  * - Appends one JSON line (a FauxRequest) per provider request to the file named by env PI_FAUX_LOG, synchronously,
  *   before replying, so the log is complete even when Pi exits right after.
  *
- * Pi loads this file with jiti, whose alias hands it the host's own pi-ai instance.
+ * Pi loads this file with jiti, whose alias hands it the host's own pi-ai instance (on Pi 1.x, pi-ai's compat entry).
+ * Pi 1.x passes the prompt and tools as a leading `system` message instead of `systemPrompt`/`tools`; the log shows
+ * both lines the same way (prompt and tools from that message, the message itself left out).
  */
 import { appendFileSync, readFileSync } from "node:fs";
-import { getApiProvider, registerFauxProvider } from "@mariozechner/pi-ai";
+import * as ai from "@mariozechner/pi-ai";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import {
   applyStepTiming,
@@ -23,6 +25,24 @@ import {
   recordRequest,
   stepToAssistantMessage,
 } from "./faux-common.js";
+
+type LoggedContext = Parameters<typeof recordRequest>[2];
+/** Pi 1.x's transcript helpers (absent on 0.73). */
+const transcript = ai as unknown as {
+  getCurrentSystemPrompt?: (messages: unknown[]) => string;
+  getCurrentTools?: (messages: unknown[]) => { name: string }[];
+};
+
+/** The request as 0.73 shapes it: prompt and tools apart, no `system` messages. */
+function olderShape(context: LoggedContext): LoggedContext {
+  if (context.systemPrompt !== undefined || !transcript.getCurrentSystemPrompt) return context;
+  const messages = context.messages as unknown[];
+  return {
+    systemPrompt: transcript.getCurrentSystemPrompt(messages),
+    tools: (transcript.getCurrentTools?.(messages) ?? []) as NonNullable<LoggedContext["tools"]>,
+    messages: context.messages.filter((m) => (m as { role: string }).role !== "system"),
+  };
+}
 
 function loadScript(): FauxStep[] {
   const file = process.env.PI_FAUX_SCRIPT;
@@ -38,7 +58,7 @@ export default function fauxCliExtension(pi: ExtensionAPI): void {
   let next = 0;
   let requestIndex = 0;
 
-  const faux = registerFauxProvider({
+  const faux = ai.registerFauxProvider({
     api: FAUX_API,
     provider: FAUX_PROVIDER,
     models: [FAUX_MODEL_DEF],
@@ -53,7 +73,7 @@ export default function fauxCliExtension(pi: ExtensionAPI): void {
   ): Promise<ReturnType<typeof stepToAssistantMessage>> => {
     faux.appendResponses([router]);
     const stepIndex = next < script.length ? next++ : null;
-    const req = recordRequest(requestIndex++, stepIndex, context);
+    const req = recordRequest(requestIndex++, stepIndex, olderShape(context));
     if (log) appendFileSync(log, `${JSON.stringify(req)}\n`);
     const step = stepIndex === null ? undefined : script[stepIndex];
     if (!step) throw new Error(FAUX_EXHAUSTED);
@@ -62,7 +82,7 @@ export default function fauxCliExtension(pi: ExtensionAPI): void {
   };
   faux.setResponses([router, router]);
 
-  const streamSimple = getApiProvider(FAUX_API)?.streamSimple;
+  const streamSimple = ai.getApiProvider(FAUX_API)?.streamSimple;
   pi.registerProvider(FAUX_PROVIDER, {
     api: FAUX_API,
     baseUrl: "http://localhost:0",
