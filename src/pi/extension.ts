@@ -3,6 +3,7 @@ import { recoveryDecision } from "../../reducers/recovery.js";
 import type { KitState } from "../../reducers/state.js";
 import type { AgentMessage, CustomMessage } from "../log/entry-types.js";
 import { projectContext } from "./context-projection.js";
+import { untilIdle } from "./idle.js";
 import { LiveState } from "./live-state.js";
 import { decisionForNewRequest, endedCleanly, markerFor, stallStopFor } from "./recovery-hooks.js";
 import { SettleGate } from "./settle-gate.js";
@@ -39,14 +40,6 @@ export interface KitRuntime {
 
 const SETTLE_WAIT_MS = 3000;
 
-function sendWhenIdle(pi: ExtensionAPI, ctx: ExtensionContext, send: () => void, triesLeft = 50): void {
-  if (ctx.isIdle() || triesLeft === 0) {
-    send();
-    return;
-  }
-  setTimeout(() => sendWhenIdle(pi, ctx, send, triesLeft - 1), 10);
-}
-
 /** The kit as a Pi extension: branch-aware state, request-local projections, stall recovery. */
 export function createContextKitExtension(options: ContextKitOptions = {}): ExtensionFactory {
   return (pi: ExtensionAPI) => {
@@ -72,8 +65,10 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
     pi.on("session_tree", warm);
     pi.on("session_compact", warm);
 
-    pi.on("before_agent_start", async (_event, ctx) => {
+    pi.on("before_agent_start", async (event, ctx) => {
       try {
+        // The 1.x line also fires this for a run the kit itself started with a host message: not a user request.
+        if ((event as { messageType?: string }).messageType === "custom") return undefined;
         await kit.gate.wait(SETTLE_WAIT_MS);
         kit.continuation.kind = null;
         const state = kit.live.atLeaf(ctx.sessionManager);
@@ -120,10 +115,11 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
             state.request.currentRequestId,
             "three similar action-promise replies without tool progress",
           );
+          if (!(await untilIdle(ctx))) return;
           kit.continuation.kind = "recovery";
-          sendWhenIdle(pi, ctx, () => pi.sendMessage(marker, { triggerTurn: true }));
+          pi.sendMessage(marker, { triggerTurn: true });
         } else if (decision === "stop") {
-          sendWhenIdle(pi, ctx, () => pi.sendMessage(stallStopFor(state)));
+          if (await untilIdle(ctx)) pi.sendMessage(stallStopFor(state));
         }
       } catch (error) {
         kit.report(error, "agent_end");

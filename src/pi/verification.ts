@@ -5,12 +5,11 @@ import { completionReport, verificationIncomplete } from "../kit/host-messages.j
 import type { AgentMessage } from "../log/entry-types.js";
 import type { ToolDefinition } from "../tools/index.js";
 import type { KitRuntime } from "./extension.js";
+import { untilIdle } from "./idle.js";
 import { endedCleanly } from "./recovery-hooks.js";
 
 /** Output kept per check in the report (its tail): enough for a failing test's assertion and location. */
 const SUMMARY_CHARS = 4000;
-/** How long a finished run may take to become idle before the kit sends its message anyway. */
-const IDLE_WAIT_MS = 2000;
 
 function outcomeOf(
   name: CheckName,
@@ -47,16 +46,6 @@ async function runCheck(tool: ToolDefinition, ctx: ExtensionContext, kit: KitRun
 }
 
 /**
- * The host runs `agent_end` handlers on its event queue, which can reach them before the run has finished; a message
- * sent then would be steered into a run that is already over instead of being appended (or starting a turn). Waiting
- * here, inside the handler, keeps the settle gate closed until the message is out.
- */
-async function untilIdle(ctx: ExtensionContext, maxMs = IDLE_WAIT_MS): Promise<void> {
-  const end = Date.now() + maxMs;
-  while (!ctx.isIdle() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
-/**
  * Completion verification: when both `app_build` and `app_test` are registered, a run that changed files does not
  * settle until the checks missing for the current revision have run (at most MAX_ROUNDS rounds per user request);
  * the real results go to the model as a visible completion report and the host continues.
@@ -75,16 +64,15 @@ export function verificationPlugin(checkTools: () => ToolDefinition[]) {
       if (state.verification.roundsThisRequest >= MAX_ROUNDS) {
         if (!state.verification.incomplete) {
           const rounds = state.verification.roundsThisRequest;
-          await untilIdle(ctx);
-          pi.sendMessage(verificationIncomplete({ requestId, revision, missing, rounds }));
+          if (await untilIdle(ctx)) pi.sendMessage(verificationIncomplete({ requestId, revision, missing, rounds }));
         }
         return true;
       }
       const checks: CheckOutcome[] = [];
       for (const name of missing) checks.push(await runCheck(tools.get(name) as ToolDefinition, ctx, kit));
       const report = completionReport({ requestId, revision, round: state.verification.roundsThisRequest + 1, checks });
+      if (!(await untilIdle(ctx))) return true;
       kit.continuation.kind = "verification";
-      await untilIdle(ctx);
       pi.sendMessage(report, { triggerTurn: true });
       return true;
     };
