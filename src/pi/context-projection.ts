@@ -35,7 +35,7 @@ export function projectContext(input: ProjectionInput): Projection {
     // A later compaction summarised the marker away: everything the host still sends comes after it.
     if (anchorIndex < 0 && messages[0]?.role === "compactionSummary") anchorIndex = 0;
     if (anchorIndex >= 0) {
-      const earlier = compactedUserMessages(session.getBranch() as SessionEntry[], messages);
+      const earlier = compactedUserMessages(() => session.getBranch() as SessionEntry[], messages);
       out = recoveryView({
         messages,
         anchorIndex,

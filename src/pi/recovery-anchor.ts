@@ -21,15 +21,15 @@ export function anchorIndexIn(
   return -1;
 }
 
-/** User messages of the branch that a compaction took out of `messages`, oldest first. */
+/** User messages of the branch that a compaction took out of `messages`, oldest first (the branch is read only then). */
 export function compactedUserMessages(
-  branch: readonly SessionEntry[],
+  branch: () => readonly SessionEntry[],
   messages: readonly AgentMessage[],
 ): UserMessage[] {
   if (messages[0]?.role !== "compactionSummary") return [];
   const present = new Set(messages.filter((m) => m.role === "user").map((m) => m.timestamp));
   const out: UserMessage[] = [];
-  for (const entry of branch) {
+  for (const entry of branch()) {
     if (entry.type === "message" && entry.message.role === "user" && !present.has(entry.message.timestamp)) {
       out.push(entry.message);
     }
