@@ -1,4 +1,3 @@
-import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
 import { exhaustive } from "./session.js";
 import type { RequestSlice } from "./state.js";
@@ -13,9 +12,10 @@ export const requestReducer = (state: RequestSlice, event: KitEvent): RequestSli
     case "user":
       return { currentRequestId: event.entryId, assistantReplies: 0, toolCalls: 0 };
     case "assistant":
-      return produce(state, (d) => {
-        d.assistantReplies += 1;
-        d.toolCalls += event.toolCallIds.length;
+      return Object.freeze({
+        ...state,
+        assistantReplies: state.assistantReplies + 1,
+        toolCalls: state.toolCalls + event.toolCallIds.length,
       });
     case "toolResult":
     case "kit":

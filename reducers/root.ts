@@ -27,18 +27,19 @@ export function createRootReducer(detector: StallDetector): RootReducer {
     initialState: () => initial,
     evolve(state, event) {
       const request = requestReducer(state.request, event);
-      const next: KitState = {
-        session: sessionReducer(state.session, event),
-        request,
-        denials: denialsReducer(state.denials, event),
-        fileIssues: fileIssuesReducer(state.fileIssues, event),
-        verification: verificationReducer(state.verification, event),
-        recovery: recoveryReducer(state.recovery, event, request.currentRequestId),
-      };
-      for (const key of Object.keys(next) as (keyof KitState)[]) {
-        if (next[key] !== state[key]) return Object.freeze(next);
-      }
-      return state;
+      const session = sessionReducer(state.session, event);
+      const denials = denialsReducer(state.denials, event);
+      const fileIssues = fileIssuesReducer(state.fileIssues, event);
+      const verification = verificationReducer(state.verification, event);
+      const recovery = recoveryReducer(state.recovery, event, request.currentRequestId);
+      const unchanged =
+        request === state.request &&
+        session === state.session &&
+        denials === state.denials &&
+        fileIssues === state.fileIssues &&
+        verification === state.verification &&
+        recovery === state.recovery;
+      return unchanged ? state : Object.freeze({ session, request, denials, fileIssues, verification, recovery });
     },
   };
 }

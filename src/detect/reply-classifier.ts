@@ -284,6 +284,14 @@ function occurrences(text: string, phrase: string): number[] {
   return out;
 }
 
+const normalizedPhrases = new Map<string, string>();
+
 function firstIncluded(text: string, phrases: readonly string[]): string | null {
-  return phrases.find((p) => occurrences(text, normalize(p)).length > 0) ?? null;
+  return (
+    phrases.find((p) => {
+      let n = normalizedPhrases.get(p);
+      if (n === undefined) normalizedPhrases.set(p, (n = normalize(p)));
+      return text.includes(n) && occurrences(text, n).length > 0;
+    }) ?? null
+  );
 }

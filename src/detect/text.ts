@@ -5,7 +5,8 @@ const CJK_CHAR = "[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Sc
 export const CJK_RUN = new RegExp(`${CJK_CHAR}+`, "gu");
 export const HAS_CJK = new RegExp(CJK_CHAR, "u");
 /** Letters and digits that are not CJK: one Latin (or Cyrillic, Greek, ...) word. */
-export const WORD = new RegExp(`(?:(?!${CJK_CHAR})[\\p{L}\\p{N}])+(?:['-](?:(?!${CJK_CHAR})[\\p{L}\\p{N}])+)*`, "gu");
+const WORD_CHAR = "[[\\p{L}\\p{N}]--[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]]";
+export const WORD = new RegExp(`${WORD_CHAR}+(?:['\\-]${WORD_CHAR}+)*`, "gv");
 
 /** NFKC (full-width ASCII to ASCII), lower case, straight apostrophes. */
 export function normalize(text: string): string {
