@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatBench } from "../../src/bench/format.js";
+import { formatBench } from "../../src/cli/bench/format.js";
 import { setSourceHooks } from "../../src/cli/file-pool.js";
 import { runCli } from "../../src/cli/run.js";
 

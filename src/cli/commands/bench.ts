@@ -15,9 +15,9 @@ export const benchCommand: Command = {
   },
   async run({ values, cwd, progress }) {
     // Loaded here, not at start-up: no other command pays for the benchmark's modules.
-    const { defaultSessionsDir, runBench } = await import("../../bench/run.js");
-    const { formatBench } = await import("../../bench/format.js");
-    const { memoryChildScript } = await import("../../bench/memory.js");
+    const { defaultSessionsDir, runBench } = await import("../bench/run.js");
+    const { formatBench } = await import("../bench/format.js");
+    const { memoryChildScript } = await import("../bench/memory.js");
     const quick = values.quick === true;
     const given = values.sessions as string | undefined;
     let sessionsDir: string | null = null;

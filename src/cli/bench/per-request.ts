@@ -1,8 +1,8 @@
 import { copyFileSync, rmSync } from "node:fs";
-import { recoveryMarker } from "../kit/host-messages.js";
-import type { AgentMessage } from "../log/entry-types.js";
-import { projectContext } from "../pi/context-projection.js";
-import { LiveState } from "../pi/live-state.js";
+import { recoveryMarker } from "../../kit/host-messages.js";
+import type { AgentMessage } from "../../log/entry-types.js";
+import { projectContext } from "../../pi/context-projection.js";
+import { LiveState } from "../../pi/live-state.js";
 import type { HostApi, HostSessionManager } from "./host.js";
 import { collectGarbage, median, percentile, ratio, timed } from "./stats.js";
 

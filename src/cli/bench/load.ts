@@ -1,5 +1,5 @@
-import { inspectSession } from "../cli/commands/inspect.js";
-import { loadSession } from "../session.js";
+import { loadSession } from "../../session.js";
+import { inspectSession } from "../commands/inspect.js";
 import { type HostApi, hostLoad } from "./host.js";
 import { collectGarbage, median, ratio, timed } from "./stats.js";
 

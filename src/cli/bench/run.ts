@@ -1,6 +1,6 @@
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
-import { packageRoot } from "../package-root.js";
+import { packageRoot } from "../../package-root.js";
 import { type BenchPlan, Fixtures, FULL_PLAN, QUICK_PLAN, realSessions } from "./fixtures.js";
 import { HOST_PACKAGE, loadHost } from "./host.js";
 import { type LoadRow, measureLoad, warmUpLoad } from "./load.js";

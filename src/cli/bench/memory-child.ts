@@ -10,7 +10,7 @@ if ((side !== "kit" && side !== "host") || file === undefined) {
 
 let work: () => unknown;
 if (side === "kit") {
-  const { runCli } = await import("../cli/run.js");
+  const { runCli } = await import("../run.js");
   work = async () => {
     const out = await runCli(["inspect", file, "--json"], { cwd: process.cwd() });
     if (out.exitCode !== 0) throw new Error(`inspect exited ${out.exitCode}: ${out.stderr}`);
