@@ -290,7 +290,10 @@ function firstIncluded(text: string, phrases: readonly string[]): string | null 
   return (
     phrases.find((p) => {
       let n = normalizedPhrases.get(p);
-      if (n === undefined) normalizedPhrases.set(p, (n = normalize(p)));
+      if (n === undefined) {
+        n = normalize(p);
+        normalizedPhrases.set(p, n);
+      }
       return text.includes(n) && occurrences(text, n).length > 0;
     }) ?? null
   );

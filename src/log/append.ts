@@ -63,7 +63,7 @@ function checkAppendable(fd: number, size: number, file: string): void {
   } catch {
     header = null;
   }
-  if (!header || header.type !== "session" || typeof header.id !== "string") {
+  if (header?.type !== "session" || typeof header.id !== "string") {
     throw new AppendRefused(
       "E_BAD_HEADER",
       `${file}: line 1 is not a valid session header. The host would discard this file and overwrite it on open. Repair: restore the header from a backup before appending.`,

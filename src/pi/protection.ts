@@ -25,10 +25,7 @@ export interface ProtectionOptions {
 }
 
 /** Denial counts backed by the folded session, plus the denials this process issued that are not folded yet. */
-function sessionDenialTracker(
-  kit: KitRuntime,
-  current: () => KitState | null,
-): DenialTracker & { reset(scope: string): void } {
+function sessionDenialTracker(current: () => KitState | null): DenialTracker & { reset(scope: string): void } {
   const issued = new Map<string, number>();
   return {
     note(scope) {
@@ -55,7 +52,7 @@ export function protectionPlugin(options: ProtectionOptions = {}) {
       policy ??= createPolicy({ root: ctx.cwd });
       return policy;
     };
-    const tracker = sessionDenialTracker(kit, () => (lastCtx ? kit.live.atLeaf(lastCtx.sessionManager) : null));
+    const tracker = sessionDenialTracker(() => (lastCtx ? kit.live.atLeaf(lastCtx.sessionManager) : null));
     let tools: ReturnType<typeof createGuardedTools> | null = null;
     const toolsFor = (ctx: { cwd: string }) => {
       tools ??= createGuardedTools({

@@ -35,7 +35,7 @@ export function endedCleanly(messages: readonly AgentMessage[]): boolean {
       break;
     }
   }
-  if (!lastAssistant || lastAssistant.role !== "assistant") return false;
+  if (lastAssistant?.role !== "assistant") return false;
   if (["error", "aborted"].includes(lastAssistant.stopReason)) return false;
   const calls = lastAssistant.content
     .filter((b) => b.type === "toolCall")
