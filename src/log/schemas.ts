@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { packageRoot } from "../package-root.js";
+import { KNOWN_ENTRY_TYPES } from "./entry-types.js";
 
 const BASE = "https://pi-context-kit.dev/schemas/";
 
@@ -44,19 +45,6 @@ export function describeSchemaError(errors: ErrorObject[] | null | undefined, pr
   return `${at} ${first.message ?? "is invalid"}`;
 }
 
-const ENTRY_TYPES = new Set([
-  "message",
-  "thinking_level_change",
-  "model_change",
-  "compaction",
-  "branch_summary",
-  "custom",
-  "custom_message",
-  "label",
-  "session_info",
-  "usage",
-  "context_edit",
-]);
 const MESSAGE_ROLES = new Set([
   "user",
   "assistant",
@@ -73,7 +61,7 @@ export type EntryCheck = { ok: true } | { ok: false; unknown: boolean; message: 
 /** Checks one v3 record against the schema of its type (and of its message role). */
 export function checkEntry(record: Record<string, unknown>): EntryCheck {
   const type = record.type;
-  if (typeof type !== "string" || !ENTRY_TYPES.has(type)) {
+  if (typeof type !== "string" || !KNOWN_ENTRY_TYPES.has(type)) {
     const base = validator("pi-entry.schema.json", "base");
     if (!base(record)) return { ok: false, unknown: false, message: describeSchemaError(base.errors) };
     return { ok: false, unknown: true, message: `unknown entry type ${JSON.stringify(type)}` };
