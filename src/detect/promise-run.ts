@@ -1,4 +1,4 @@
-import { classifyReply } from "./reply-classifier.js";
+import { isPromiseReply } from "./reply-classifier.js";
 import { isSimilarReply } from "./similarity.js";
 
 export type RunEvent =
@@ -83,7 +83,7 @@ type AssistantEvent = Extract<RunEvent, { type: "assistant" }>;
 function afterReply(run: PromiseRun, reply: AssistantEvent): PromiseRun {
   if (UNCOUNTED_STOP_REASONS.has(reply.stopReason)) return run;
   if (reply.toolCalls > 0) return reset(run);
-  const isPromise = classifyReply(reply.text).kind === "promise";
+  const isPromise = isPromiseReply(reply.text);
   const open = run.promiseEntryIds.length > 0;
   if (!isPromise) return open ? consume(run) : run;
   if (!open) return start(reply);

@@ -187,7 +187,19 @@ export function classifyReply(text: string): ReplyClass {
 }
 
 export function isPromiseReply(text: string): boolean {
-  return classifyReply(text).kind === "promise";
+  return mayBePromise(text) && classifyReply(text).kind === "promise";
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/**
+ * A cheap test that is false only when `classifyReply` cannot return "promise": plain ASCII text (where normalising is
+ * lower-casing) with no English lead phrase and more than one sentence. Everything else gets the full classifier.
+ */
+export function mayBePromise(text: string): boolean {
+  if (!ASCII_ONLY.test(text)) return true;
+  const lower = text.toLowerCase();
+  return EN_PROMISE_LEADS.some((lead) => lower.includes(lead)) || sentences(lower.trim()).length <= 1;
 }
 
 function blockerCode(text: string): string | null {
