@@ -63,8 +63,8 @@ export function planLaunch(argv: readonly string[], host: Pick<HostPackage, "nam
   const first = argv[0];
   if (first !== undefined && (HOST_SUBCOMMANDS.has(first) || (isNewHostLine(host) && NEW_LINE_SUBCOMMANDS.has(first))))
     return { args: [...argv], protect: false };
+  // Every argument is checked: the host has no "--" terminator (it parses flags after it too).
   for (const [i, arg] of argv.entries()) {
-    if (arg === "--") break;
     const flag = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
     const why = REFUSED_FLAGS[flag];
     if (why) {

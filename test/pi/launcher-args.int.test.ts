@@ -37,6 +37,11 @@ describe("pi-context argument plan", () => {
     expect(() => planLaunch(["-p", "hi", ...args], NEW)).toThrow(LaunchRefused);
   });
 
+  it("checks arguments after -- too (the host keeps parsing flags there)", () => {
+    expect(() => planLaunch(["-p", "hi", "--", "--system-prompt", "x"], OLD)).toThrow(LaunchRefused);
+    expect(() => planLaunch(["--", "@secret.txt"], NEW)).toThrow(LaunchRefused);
+  });
+
   it("passes package and configuration subcommands to the host untouched", () => {
     expect(planLaunch(["install", "npm:some-package"], OLD)).toEqual({
       args: ["install", "npm:some-package"],
