@@ -27,7 +27,8 @@ export interface KitRuntime {
   gate: SettleGate;
   /** Set while a verification continuation runs: it never starts a recovery. */
   continuation: { kind: "verification" | "recovery" | null };
-  report(error: unknown, where: string): void;
+  /** Reports a kit error visibly: in the TUI as a notification, elsewhere on stderr. */
+  report(error: unknown, where: string, ctx?: ExtensionContext): void;
   /** Project guidance for each request, labelled as project data (set by the protection plugin). */
   guidance?: (ctx: ExtensionContext) => CustomMessage | null;
   /** Denied scopes the policy allows again; records them so their reminders leave the state. */
@@ -47,9 +48,14 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       live: new LiveState(),
       gate: new SettleGate(),
       continuation: { kind: null },
-      report(error, where) {
-        const message = error instanceof Error ? error.message : String(error);
-        console.error(`[context-kit] ${where}: ${message}`);
+      report(error, where, ctx) {
+        const message = `[context-kit] ${where}: ${error instanceof Error ? error.message : String(error)}`;
+        try {
+          if (ctx?.hasUI) return ctx.ui.notify(message, "error");
+        } catch {
+          // a stale context (the host already disposed the run): fall back to stderr
+        }
+        console.error(message);
       },
     };
 
@@ -58,7 +64,7 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       try {
         kit.live.atLeaf(ctx.sessionManager);
       } catch (error) {
-        kit.report(error, "fold");
+        kit.report(error, "fold", ctx);
       }
     };
     pi.on("session_start", warm);
@@ -76,7 +82,7 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
         const marker = markerFor(state, null, "resumed a branch that ends in a stall of action-promise replies");
         return { message: marker };
       } catch (error) {
-        kit.report(error, "before_agent_start");
+        kit.report(error, "before_agent_start", ctx);
         return undefined;
       }
     });
@@ -97,7 +103,7 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
         });
         return projection.messages ? { messages: projection.messages as never } : undefined;
       } catch (error) {
-        kit.report(error, "context");
+        kit.report(error, "context", ctx);
         return undefined;
       }
     });
@@ -122,7 +128,7 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
           if (await untilIdle(ctx)) pi.sendMessage(stallStopFor(state));
         }
       } catch (error) {
-        kit.report(error, "agent_end");
+        kit.report(error, "agent_end", ctx);
       } finally {
         kit.gate.open();
       }
