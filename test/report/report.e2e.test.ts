@@ -27,6 +27,15 @@ if (!present) {
   console.warn(`report.e2e: skipped, ${CHROMIUM} is absent (install Debian's package: apt-get install -y chromium)`);
 }
 
+/** Polls an expression through the debugging protocol; the page's CSP forbids the eval that waitForFunction uses. */
+async function until(page: Page, expression: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe.skipIf(!present)("the report page in headless Chromium", () => {
   const dir = mkdtempSync(join(tmpdir(), "report-e2e-"));
   const requests: string[] = [];
@@ -113,11 +122,11 @@ describe.skipIf(!present)("the report page in headless Chromium", () => {
     expect(await text(page, "#branch-head")).toContain("0000706a");
 
     await page.evaluate('location.hash = "#entryId=00007062"');
-    await page.waitForFunction('document.querySelector("#entry-card").textContent.includes("00007062")');
+    await until(page, 'document.querySelector("#entry-card").textContent.includes("00007062")');
     expect(await text(page, "#branch-head")).toContain("00007065");
 
     await page.evaluate('location.hash = "#leafId=00007065&entryId=nope"');
-    await page.waitForFunction('document.querySelector("#notice").textContent.includes("No entry nope")');
+    await until(page, 'document.querySelector("#notice").textContent.includes("No entry nope")');
     expect(await text(page, "#branch-head")).toContain("00007065");
     await page.close();
   });
@@ -200,7 +209,7 @@ describe.skipIf(!present)("the report page in headless Chromium", () => {
     await page.locator("#branch-list").evaluate((list) => {
       list.scrollTop = 0;
     });
-    await page.waitForFunction('document.querySelector("#branch-list .row .ln").textContent === "2"');
+    await until(page, 'document.querySelector("#branch-list .row .ln").textContent === "2"');
     expect(await page.locator("#branch-list .row").count()).toBeLessThan(200);
     await page.locator("#branch-list .row").nth(3).click();
     expect(await text(page, "#state-at-entry")).toContain("Verification");
