@@ -28,13 +28,27 @@ export function cspHash(text: string): string {
  * The page's policy: nothing may be fetched (no network, no external assets); only the page's own style and script,
  * identified by their hashes, run.
  */
-export function contentSecurityPolicy(style: string, script: string): string {
+export function contentSecurityPolicy(style: string, script?: string): string {
   return [
     "default-src 'none'",
     `style-src ${cspHash(style)}`,
-    `script-src ${cspHash(script)}`,
-    "img-src data:",
+    ...(script === undefined ? [] : [`script-src ${cspHash(script)}`, "img-src data:"]),
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
+}
+
+/** The document start shared by every report page, up to and including `<body>`. */
+export function pageStart(title: string, style: string, script?: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(style, script))}">
+<meta name="generator" content="context-kit report">
+<title>${escapeHtml(title)} · context-kit report</title>
+<style>${style}</style>
+</head>
+<body>`;
 }

@@ -1,5 +1,5 @@
 import { PAGE_CSS } from "./client-style.js";
-import { cspHash, escapeHtml } from "./html.js";
+import { escapeHtml, pageStart } from "./html.js";
 import { formatSummary, type SessionSummary } from "./session-summary.js";
 
 export interface IndexRow {
@@ -37,18 +37,7 @@ export function renderIndexPage(title: string, rows: readonly IndexRow[]): strin
 </tr>`;
     })
     .join("\n");
-  const policy = `default-src 'none'; style-src ${cspHash(PAGE_CSS)}; base-uri 'none'; form-action 'none'`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
-<meta name="generator" content="context-kit report">
-<title>${escapeHtml(title)} · context-kit report</title>
-<style>${PAGE_CSS}</style>
-</head>
-<body>
+  return `${pageStart(title, PAGE_CSS)}
 <div class="index">
 <h1>${escapeHtml(title)}</h1>
 <p class="muted">${rows.length} session file${rows.length === 1 ? "" : "s"}. Stall stops, recoveries and denials count kit host entries and tool results anywhere in the file; verification is the active branch's.</p>

@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { CLIENT_JS } from "./client-script.js";
 import { PAGE_CSS } from "./client-style.js";
-import { contentSecurityPolicy, escapeHtml, jsonForScript } from "./html.js";
+import { escapeHtml, jsonForScript, pageStart } from "./html.js";
 import type { SessionPageModel } from "./page-model.js";
 import type { SessionSummary } from "./session-summary.js";
 
@@ -97,17 +97,7 @@ export function renderSessionPage(model: SessionPageModel, options: SessionPageO
   const projections = { embedded: model.projections.leaves.length, total: leaves };
   const data = embeddedModel(model, options.compressAbove);
   const back = options.indexHref ? `<a href="${escapeHtml(options.indexHref)}">← all sessions</a>` : "";
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(PAGE_CSS, CLIENT_JS))}">
-<meta name="generator" content="context-kit report">
-<title>${escapeHtml(model.file)} · context-kit report</title>
-<style>${PAGE_CSS}</style>
-</head>
-<body>
+  return `${pageStart(model.file, PAGE_CSS, CLIENT_JS)}
 <div class="page">
 <header class="top">
   <div class="title">${back}<h1>${escapeHtml(model.file)}</h1><span class="meta">${headerMeta(model)}</span></div>
