@@ -1,8 +1,7 @@
-import { denialResult } from "./denial-result.js";
 import { requireDirectory } from "./file-issue-result.js";
 import { findMatcher } from "./glob.js";
 import { inputIssue } from "./issues.js";
-import { pathArgProblem } from "./path-arg.js";
+import { guardedPath } from "./path-arg.js";
 import { type FindParams, findSchema } from "./schemas.js";
 import { prunedDetails, prunedNote, withNotes } from "./search-notes.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
@@ -24,10 +23,8 @@ export function createFindTool(deps: ToolDeps): ToolDefinition<FindParams> {
     async execute(_id, params, signal) {
       throwIfAborted(signal);
       if (typeof params?.pattern !== "string") return inputIssue("INVALID_ARGUMENT", "find needs a string `pattern`.");
-      const bad = pathArgProblem("find", params.path, true);
-      if (bad) return bad;
-      const decision = policy.decide(params.path ?? ".", "search");
-      if (!decision.allowed) return denialResult(decision, policy, deps.denials);
+      const decision = guardedPath(deps, "find", params.path, "search", true);
+      if (!decision.ok) return decision.result;
       const notDir = await requireDirectory(decision.path, ops, policy.root, "find");
       if (notDir) return notDir;
       const limit = countArg(params.limit, 1000);

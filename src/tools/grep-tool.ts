@@ -1,10 +1,9 @@
 import { basename } from "node:path";
-import { denialResult } from "./denial-result.js";
 import { loadTextFile } from "./file-inspect.js";
 import { fileIssueResult } from "./file-issue-result.js";
 import { grepGlobMatcher } from "./glob.js";
 import { inputIssue } from "./issues.js";
-import { pathArgProblem } from "./path-arg.js";
+import { guardedPath } from "./path-arg.js";
 import { type GrepParams, grepSchema } from "./schemas.js";
 import { prunedDetails, prunedNote, withNotes } from "./search-notes.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
@@ -43,10 +42,8 @@ export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
     async execute(_id, params, signal) {
       throwIfAborted(signal);
       if (typeof params?.pattern !== "string") return inputIssue("INVALID_ARGUMENT", "grep needs a string `pattern`.");
-      const bad = pathArgProblem("grep", params.path, true);
-      if (bad) return bad;
-      const decision = policy.decide(params.path ?? ".", "search");
-      if (!decision.allowed) return denialResult(decision, policy, deps.denials);
+      const decision = guardedPath(deps, "grep", params.path, "search", true);
+      if (!decision.ok) return decision.result;
       const regex = compile(params);
       if (typeof regex === "string") return inputIssue("INVALID_PATTERN", `Invalid regular expression: ${regex}`);
       const limit = countArg(params.limit, 100);

@@ -1,7 +1,6 @@
 import { join } from "node:path";
-import { denialResult } from "./denial-result.js";
 import { requireDirectory } from "./file-issue-result.js";
-import { pathArgProblem } from "./path-arg.js";
+import { guardedPath } from "./path-arg.js";
 import { type LsParams, lsSchema } from "./schemas.js";
 import { prunedDetails, withNotes } from "./search-notes.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
@@ -21,10 +20,8 @@ export function createLsTool(deps: ToolDeps): ToolDefinition<LsParams> {
     parameters: lsSchema,
     async execute(_id, params, signal) {
       throwIfAborted(signal);
-      const bad = pathArgProblem("ls", params?.path, true);
-      if (bad) return bad;
-      const decision = policy.decide(params?.path ?? ".", "list");
-      if (!decision.allowed) return denialResult(decision, policy, deps.denials);
+      const decision = guardedPath(deps, "ls", params?.path, "list", true);
+      if (!decision.ok) return decision.result;
       const notDir = await requireDirectory(decision.path, ops, policy.root, "ls");
       if (notDir) return notDir;
       const limit = countArg(params?.limit, 500);

@@ -1,4 +1,7 @@
+import type { PolicyOp } from "../policy/decision.js";
+import { denialResult } from "./denial-result.js";
 import { inputIssue, type ToolInputIssueDetails } from "./issues.js";
+import type { ToolDeps } from "./tool-deps.js";
 import type { ToolResult } from "./tool-types.js";
 
 const MAX_PATH_BYTES = 4096;
@@ -17,4 +20,22 @@ export function pathArgProblem(
     return inputIssue("INVALID_ARGUMENT", `${tool}: the path is longer than any path the host accepts.`);
   }
   return undefined;
+}
+
+/** The checked path argument, or the result that refuses it: a bad argument, or the policy's denial. */
+export type GuardedPath = { ok: true; path: string } | { ok: false; result: ToolResult<unknown> };
+
+/** Argument check then policy decision, the start every reading tool shares (an absent path means the root). */
+export function guardedPath(
+  deps: Pick<ToolDeps, "policy" | "denials">,
+  tool: string,
+  path: unknown,
+  op: PolicyOp,
+  optional = false,
+): GuardedPath {
+  const bad = pathArgProblem(tool, path, optional);
+  if (bad) return { ok: false, result: bad };
+  const decision = deps.policy.decide((path as string | undefined) ?? ".", op);
+  if (!decision.allowed) return { ok: false, result: denialResult(decision, deps.policy, deps.denials) };
+  return { ok: true, path: decision.path };
 }

@@ -1,9 +1,8 @@
-import { denialResult } from "./denial-result.js";
 import { displayPath } from "./display-path.js";
 import { loadFile } from "./file-inspect.js";
 import { fileIssueResult } from "./file-issue-result.js";
 import { inputIssue } from "./issues.js";
-import { pathArgProblem } from "./path-arg.js";
+import { guardedPath } from "./path-arg.js";
 import { type ReadParams, readSchema } from "./schemas.js";
 import { MAX_BYTES, MAX_LINES, windowText } from "./text-window.js";
 import type { ToolDeps } from "./tool-deps.js";
@@ -23,10 +22,8 @@ export function createReadTool(deps: ToolDeps): ToolDefinition<ReadParams> {
     parameters: readSchema,
     async execute(_id, params, signal) {
       throwIfAborted(signal);
-      const bad = pathArgProblem("read", params?.path);
-      if (bad) return bad;
-      const decision = policy.decide(params.path, "read");
-      if (!decision.allowed) return denialResult(decision, policy, deps.denials);
+      const decision = guardedPath(deps, "read", params?.path, "read");
+      if (!decision.ok) return decision.result;
       const loaded = await loadFile(decision.path, ops, limits, true);
       throwIfAborted(signal);
       if (loaded.kind === "issue") return fileIssueResult(loaded, decision.path, policy.root);
