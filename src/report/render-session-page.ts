@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import { CLIENT_JS } from "./client-script.js";
+import { clientScript } from "./client-script.js";
 import { PAGE_CSS } from "./client-style.js";
 import { escapeHtml, jsonForScript, pageStart } from "./html.js";
 import type { SessionPageModel } from "./page-model.js";
@@ -97,7 +97,8 @@ export function renderSessionPage(model: SessionPageModel, options: SessionPageO
   const projections = { embedded: model.projections.leaves.length, total: leaves };
   const data = embeddedModel(model, options.compressAbove);
   const back = options.indexHref ? `<a href="${escapeHtml(options.indexHref)}">← all sessions</a>` : "";
-  return `${pageStart(model.file, PAGE_CSS, CLIENT_JS)}
+  const script = clientScript();
+  return `${pageStart(model.file, PAGE_CSS, script)}
 <div class="page">
 <header class="top">
   <div class="title">${back}<h1>${escapeHtml(model.file)}</h1><span class="meta">${headerMeta(model)}</span></div>
@@ -140,7 +141,7 @@ export function renderSessionPage(model: SessionPageModel, options: SessionPageO
 </main>
 </div>
 <script type="application/json" id="session-data" data-encoding="${data.encoding}">${data.text}</script>
-<script>${CLIENT_JS}</script>
+<script>${script}</script>
 </body>
 </html>
 `;
