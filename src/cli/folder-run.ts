@@ -11,6 +11,8 @@ export interface FolderCommand<T> {
   format: (result: T) => string;
   /** The file's outcome: its exit code and a word for the summary line ("ok", "with violations", ...). */
   verdict: (result: T) => { exitCode: 0 | 1 | 2; label: string };
+  /** Between files' texts: a blank line by default, a newline for one-line results. */
+  separator?: string;
   /** Text for stderr about a file that was read but is not usable (inspect still prints its report). */
   stderr?: (result: T) => string | null;
 }
@@ -61,7 +63,7 @@ export async function runOverFiles<T extends object>(
   const result: CommandResultWithStderr = {
     exitCode,
     json: { files: results, summary },
-    text: texts.join("\n\n"),
+    text: texts.join(command.separator ?? "\n\n"),
   };
   if (stderr.length > 0) result.stderr = stderr.join("");
   return result;

@@ -72,6 +72,7 @@ export const checkCommand: Command = {
         name: "check",
         task: { module: import.meta.url, name: "checkSessionFile", fn: checkSessionFile },
         format: formatCheck,
+        separator: "\n",
         verdict: (f) =>
           f.violations.length + f.readerErrors.length > 0
             ? { exitCode: 1, label: "with violations" }

@@ -1,4 +1,3 @@
-import { relative } from "node:path";
 import { type Diagnostic, FATAL_CODES, formatDiagnostic } from "../../log/diagnostics.js";
 import type { SessionHeader } from "../../log/entry-types.js";
 import type { LoadedSession } from "../../session.js";

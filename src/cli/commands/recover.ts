@@ -1,5 +1,5 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { isStalled } from "../../../reducers/recovery.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { recoveryMarker } from "../../kit/host-messages.js";
