@@ -57,7 +57,8 @@ function jsonlBelow(dir: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...jsonlBelow(path));
-    else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push(path);
+    // A link named *.jsonl is a session too; a dangling one is then reported as unreadable, not skipped.
+    else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".jsonl")) out.push(path);
   }
   return out;
 }
