@@ -32,7 +32,11 @@ function session(build: (b: SessionBuilder) => void): string {
   return b.toJsonl();
 }
 
-const good = () => session((b) => (b.user("hello"), b.assistant("hi")));
+const good = () =>
+  session((b) => {
+    b.user("hello");
+    b.assistant("hi");
+  });
 
 describe("a closed stdout", () => {
   it("ends view and view --json quietly with the command's exit code (| head)", () => {
@@ -98,7 +102,14 @@ describe("folders", () => {
 
   it("--ndjson prints one line per file, each the object --json lists, so shards can be merged", () => {
     write("shard/x.jsonl", good());
-    write("shard/y.jsonl", session((b) => (b.user("a"), b.assistant("b"), b.user("c"))));
+    write(
+      "shard/y.jsonl",
+      session((b) => {
+        b.user("a");
+        b.assistant("b");
+        b.user("c");
+      }),
+    );
     for (const command of ["inspect", "check", "replay"]) {
       const lines = kit([command, "shard", "--ndjson"]).stdout.trimEnd().split("\n");
       expect(lines).toHaveLength(2);
@@ -135,7 +146,10 @@ describe("folders", () => {
     expect(out.stdout).toMatch(/… \d+ more diagnostics \(--json lists all\)/);
     const all = JSON.parse(kit(["inspect", "noisy.jsonl", "--json"]).stdout).files[0].diagnostics;
     expect(all.length).toBeGreaterThan(20);
-    write("tiny.jsonl", session((b) => b.user("only")));
+    write(
+      "tiny.jsonl",
+      session((b) => b.user("only")),
+    );
     expect(kit(["inspect", "tiny.jsonl"]).stdout).toContain("  1 entry: message:user 1");
     expect(kit(["check", "tiny.jsonl"]).stdout).toBe("tiny.jsonl: 1 branch, ok\n");
     expect(kit(["replay", "tiny.jsonl"]).stdout).toMatch(/^tiny\.jsonl: 1 branch, active leaf/);
@@ -158,7 +172,12 @@ describe("every command says why a file is unusable", () => {
   });
 
   it("check counts an error diagnostic that changes what the model sees as a violation", () => {
-    const lines = session((b) => (b.user("one"), b.assistant("two"), b.user("three"), b.assistant("four"))).split("\n");
+    const lines = session((b) => {
+      b.user("one");
+      b.assistant("two");
+      b.user("three");
+      b.assistant("four");
+    }).split("\n");
     lines[2] = `${lines[2]?.slice(0, 20)}`;
     write("dropped.jsonl", lines.join("\n"));
     const out = kit(["check", "dropped.jsonl"]);
@@ -178,7 +197,14 @@ describe("every command says why a file is unusable", () => {
           api: "anthropic-messages",
           provider: "anthropic",
           model: "claude",
-          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          usage: {
+            input: 0,
+            output: 0,
+            cacheRead: 0,
+            cacheWrite: 0,
+            totalTokens: 0,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+          },
           stopReason: "error",
           errorMessage: "429 rate_limit_error: Number of request tokens has exceeded your per-minute rate limit",
           timestamp: 1,

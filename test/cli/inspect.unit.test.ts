@@ -199,7 +199,9 @@ describe("context-kit inspect: exit 2 for input that is not a session", () => {
     expect(out.stderr).toBe("context-kit inspect: E_READ: missing.jsonl: no such file or folder\n");
     const asJson = await inspect(["missing.jsonl", "--json"]);
     expect(asJson.exitCode).toBe(2);
-    expect(json(asJson.stdout)).toEqual({ error: { code: "E_READ", message: "missing.jsonl: no such file or folder" } });
+    expect(json(asJson.stdout)).toEqual({
+      error: { code: "E_READ", message: "missing.jsonl: no such file or folder" },
+    });
   });
 
   it("no file named, or an unknown option: E_USAGE, exit 2", async () => {

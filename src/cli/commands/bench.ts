@@ -12,7 +12,8 @@ export const benchCommand: Command = {
   optionHelp: {
     "--quick": "smaller sessions and fewer repetitions, for a smoke run (seconds, not minutes)",
     "--out FILE": "also write the JSON results to FILE",
-    "--sessions DIR": "load these real session files too (default: ../shared/pi-sessions when present)",
+    "--sessions DIR":
+      "load these real session files too (default: ../shared/pi-sessions when present, none with --quick)",
     ...JSON_HELP,
   },
   examples: ["context-kit bench", "context-kit bench --quick --out bench-results/quick.json"],

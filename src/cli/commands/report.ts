@@ -85,7 +85,7 @@ export const reportCommand: Command = {
   summary: "Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).",
   usage: "FILE|DIR --out PATH [--json]",
   description:
-    "Writes one HTML page per session: the tree of branches, each branch's entries beside the messages the model receives, the folded state at any entry, two branches side by side, and the reader's diagnostics. The page is one self-contained file (no network, a strict Content-Security-Policy) and shows the session's numbers even without JavaScript. For a folder it writes PATH/index.html, one row per session, and PATH/sessions/*.html. Exit 2 when a file is unreadable or not a Pi session file (its page says why; the others are still written).",
+    "Writes one HTML page per session: the tree of branches, each branch's entries beside the messages the model receives, the folded state at any entry, two branches side by side, and the reader's diagnostics. The page is one self-contained file (no network, a strict Content-Security-Policy) and shows the session's numbers even without JavaScript. For a folder it writes PATH/index.html, one row per session, and PATH/sessions/*.html. Exit 2 when a file is unreadable (it gets no page) or not a Pi session file (its page says why); the others are still written.",
   options: { ...JSON_OPTION, out: { type: "string" } },
   optionHelp: {
     "--out PATH":
