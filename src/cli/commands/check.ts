@@ -24,6 +24,7 @@ export function checkSessionFile(path: string, shown: string): CheckReport["file
       anchorIndex: v.anchorIndex,
       branchUsers: v.branchUsers,
       anchorAuthentic: anchorIsAuthentic(tree, v.anchorId),
+      added: v.added,
     });
     for (const violation of found) violations.push({ leafId, ...violation });
   }
