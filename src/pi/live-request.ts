@@ -18,25 +18,38 @@ function sameMessage(live: AgentMessage, stored: AgentMessage): boolean {
   return sameJson(a, b);
 }
 
-/** The newest context message the session has persisted on the current branch (a compaction counts as its summary). */
-function lastPersistedMessage(session: SessionView): AgentMessage | null {
+/**
+ * The newest context messages the session has persisted on the current branch, as candidates: the newest message
+ * entry, and when a compaction comes after it, that compaction's summary too (the entry before a compaction is the
+ * context's last message when the compaction kept it, the summary is when it did not).
+ */
+function lastPersisted(session: SessionView): AgentMessage[] {
+  const out: AgentMessage[] = [];
   let id = session.getLeafId();
   while (id !== null) {
     const entry = session.getEntry(id) as SessionEntry | undefined;
-    if (!entry) return null;
-    if (entry.type === "compaction") {
-      return {
+    if (!entry) break;
+    if (entry.type === "compaction" && out.length === 0) {
+      out.push({
         role: "compactionSummary",
         summary: entry.summary,
         tokensBefore: entry.tokensBefore,
         timestamp: new Date(entry.timestamp).getTime(),
-      };
+      });
     }
     const message = entryMessage(entry);
-    if (message) return message;
+    if (message) {
+      out.push(message);
+      break;
+    }
     id = entry.parentId;
   }
-  return null;
+  return out;
+}
+
+function lastIndexOf(messages: readonly AgentMessage[], stored: AgentMessage): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (sameMessage(messages[i] as AgentMessage, stored)) return i;
+  return -1;
 }
 
 /**
@@ -45,12 +58,10 @@ function lastPersistedMessage(session: SessionView): AgentMessage | null {
  * whatever the kit appends now. Empty when nothing lags.
  */
 export function unpersistedTail(session: SessionView, messages: readonly AgentMessage[]): AgentMessage[] {
-  const last = lastPersistedMessage(session);
-  if (!last) return [...messages];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (sameMessage(messages[i] as AgentMessage, last)) return messages.slice(i + 1);
-  }
-  return [];
+  const candidates = lastPersisted(session);
+  if (candidates.length === 0) return [...messages];
+  const at = Math.max(...candidates.map((m) => lastIndexOf(messages, m)));
+  return at < 0 ? [] : messages.slice(at + 1);
 }
 
 /** A message not yet in the session, as the entry it will become. */
