@@ -51,7 +51,14 @@ describe("pi-context --help", () => {
     expect(out).toContain("no shell");
     const [kit, hostPart] = out.split(/\nOptions of @mariozechner\/pi-coding-agent 0\.73\.1 that still apply:\n/);
     expect(hostPart).toBeDefined();
-    for (const flag of ["--system-prompt", "--append-system-prompt", "--skill", "--extension", "--tools", "--approve"]) {
+    for (const flag of [
+      "--system-prompt",
+      "--append-system-prompt",
+      "--skill",
+      "--extension",
+      "--tools",
+      "--approve",
+    ]) {
       expect(kit).toMatch(new RegExp(`\\n {2}[^\\n]*${flag}[^\\n]*: `));
       expect(hostPart).not.toMatch(new RegExp(`^ {2}[^ ]*${flag}\\b`, "m"));
     }
