@@ -41,7 +41,16 @@ function section(help: string, heading: string): string[] {
  * it) except those pi-context refuses, those it always sets, and help and version (pi-context answers them).
  */
 export function applicableHostOptions(help: string, host: Pick<HostPackage, "name" | "version">): string[] {
-  const dropped = new Set([...Object.keys(REFUSED_FLAGS), ...protectedFlags(host), "--help", "-h", "--version", "-v"]);
+  // "--" too: pi-context checks the arguments after it as well.
+  const dropped = new Set([
+    ...Object.keys(REFUSED_FLAGS),
+    ...protectedFlags(host),
+    "--help",
+    "-h",
+    "--version",
+    "-v",
+    "--",
+  ]);
   const out: string[] = [];
   let keep = false;
   for (const line of section(help, "Options:")) {
