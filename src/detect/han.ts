@@ -9,15 +9,16 @@ type Convert = (text: string) => string;
 let toSimplified: Convert | null = null;
 
 /**
- * Traditional (Taiwan, with its phrases: 檔案 -> 文件, 程式碼 -> 代码) to Simplified. OpenCC's t2cn build is loaded on
- * the first Han text (about 50 ms once); later calls cost a few microseconds.
+ * Traditional (Taiwan variants) to Simplified, character by character: OpenCC's phrase tables would also rewrite
+ * Simplified text (文件 -> 文档), so Taiwan words (档案, 程式) are in the Chinese lexicon instead. OpenCC's t2cn build
+ * is loaded on the first Han text (about 50 ms once); later calls cost a few microseconds.
  */
 export function foldTraditional(text: string): string {
   if (!HAN.test(text)) return text;
   if (toSimplified === null) {
     const require = createRequire(import.meta.url);
     const opencc = require("opencc-js/t2cn") as { Converter(options: { from: string; to: string }): Convert };
-    toSimplified = opencc.Converter({ from: "twp", to: "cn" });
+    toSimplified = opencc.Converter({ from: "tw", to: "cn" });
   }
   return toSimplified(text);
 }

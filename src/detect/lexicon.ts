@@ -133,7 +133,9 @@ export interface Lexicon {
   pronouns: ReadonlySet<string>;
   generic: ReadonlySet<string>;
   concepts: ReadonlyMap<string, string>;
-  lemmas: Readonly<Record<string, string>>;
+  /** Han surfaces of concepts, longest first, for substring matching. */
+  hanConcepts: readonly (readonly [string, string])[];
+  lemmas: ReadonlyMap<string, string>;
   zhBareSubjects: PhraseIndex<Phrase>;
   zhVolitional: readonly string[];
   zhConditionals: readonly string[];
@@ -154,6 +156,7 @@ export function lexicon(): Lexicon {
 
 function compile(): Lexicon {
   const fillers = [...en.fillers, ...zh.fillers];
+  const concepts = conceptMap(merge(en.concepts, zh.concepts));
   return {
     leads: new PhraseIndex([...en.leads, ...zh.leads].map(phrase)),
     sentenceLeads: new PhraseIndex(en.sentenceLeads.map(phrase)),
@@ -178,8 +181,9 @@ function compile(): Lexicon {
     zhStopWords: new Set(zh.stopWords),
     pronouns: new Set([...en.pronouns, ...zh.pronouns]),
     generic: new Set([...en.generic, ...zh.generic]),
-    concepts: conceptMap({ ...merge(en.concepts, zh.concepts) }),
-    lemmas: en.lemmas,
+    concepts,
+    hanConcepts: [...concepts].filter(([s]) => /^\p{Script=Han}+$/u.test(s)).sort((a, b) => b[0].length - a[0].length),
+    lemmas: new Map(Object.entries(en.lemmas)),
     zhBareSubjects: new PhraseIndex(zh.bareSubjects.map(phrase)),
     zhVolitional: zh.volitionalAfterVerb,
     zhConditionals: zh.conditionals,

@@ -65,7 +65,9 @@ const result = (kind: ReplyKind, reason: string, lang: ReplyLang, intents: Inten
 const CODE_BLOCK = /(```|~~~)[^\n]*\n?[\s\S]*?(?:\1|$)/g;
 const BLOCKQUOTE = /^[ \t]*>.*$/gm;
 const QUOTED = /"[^"\n]*\s[^"\n]*"|「[^」]*」|『[^』]*』/g;
-const LIST_ITEM = /^\s*(?:[-*+•]|\d+[.)、]|[一二三四五六七八九十]+、)\s*/;
+const LIST_ITEM = /^\s*(?:[-*+•]\s|\d+[.)]\s|\d+、|[一二三四五六七八九十]+、)\s*/;
+/** A code block stands in the prose as one line of its own with this mark, so its place among the sentences stays. */
+const CODE_MARK = "\u0001code";
 const TABLE_LINE = /^\s*\|.*\|\s*$/;
 
 interface Sentence {
@@ -73,6 +75,8 @@ interface Sentence {
   clauses: Clause[];
   text: string;
   listItem: boolean;
+  /** Units of a code block standing here, null for prose. */
+  code: string[] | null;
 }
 
 function classify(text: string): ReplyClass {
@@ -81,16 +85,27 @@ function classify(text: string): ReplyClass {
   const lex = lexicon();
   const blocker = blockerCode(raw, lex);
   const normalized = normalizeText(raw);
-  const codeBlocks = normalized.match(CODE_BLOCK)?.length ?? 0;
-  const prose = normalized.replace(CODE_BLOCK, "\n").replace(BLOCKQUOTE, "").replace(QUOTED, " ");
-  const lang = languageOf(raw, units(prose), lex);
+  const codes: string[] = [];
+  const prose = normalized
+    .replace(CODE_BLOCK, (block) => {
+      codes.push(block.replace(/^(```|~~~)[^\n]*|(```|~~~)$/g, ""));
+      return `\n${CODE_MARK}${codes.length - 1}\n`;
+    })
+    .replace(BLOCKQUOTE, "")
+    .replace(QUOTED, " ");
+  const codeBlocks = codes.length;
+  const lang = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);
   if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, lang);
   const refusal = lex.refusals.find((r) => prose.includes(r));
   if (refusal) return result("refusal", `declines: "${refusal}"`, lang);
 
   const sentences: Sentence[] = splitSentences(prose).map((s) => {
+    if (s.startsWith(CODE_MARK)) {
+      const code = units(codes[Number(s.slice(CODE_MARK.length))] ?? "");
+      return { seq: [], clauses: [], text: "", listItem: false, code };
+    }
     const seq = units(s);
-    return { seq, clauses: findClauses(seq), text: s, listItem: LIST_ITEM.test(s) || TABLE_LINE.test(s) };
+    return { seq, clauses: findClauses(seq), text: s, listItem: LIST_ITEM.test(s) || TABLE_LINE.test(s), code: null };
   });
   const handBack = handBackOf(sentences, lex);
   if (handBack) return result("question", handBack, lang);
@@ -105,7 +120,9 @@ function classify(text: string): ReplyClass {
   if (promises.length === 0) {
     const deliverable = all.find((c) => c.action === null && !c.conditional);
     if (deliverable) return result("deliverable", `delivers: "${deliverable.verb}"`, lang);
-    if (codeBlocks > 0 || sentences.some((s) => s.listItem)) return result("deliverable", "a code block, list or table", lang);
+    if (codeBlocks > 0 || sentences.some((s) => s.listItem)) {
+      return result("deliverable", "a code block, list or table", lang);
+    }
     const shaped = all.find((c) => c.conditional) ?? all.find((c) => c.status) ?? all.find((c) => c.past);
     if (shaped?.conditional) return result("conditional", `a promise under a condition: "${clauseText(shaped)}"`, lang);
     if (shaped?.status) return result("status", `reports a state: "${clauseText(shaped)}"`, lang);
@@ -120,12 +137,14 @@ function classify(text: string): ReplyClass {
   if (before >= LONG_LEAD_UNITS) return result("deliverable", `answers first (${before} units), then announces`, lang);
   const after = tailUnits(sentences, last);
   if (after >= LONG_TAIL_UNITS) return result("deliverable", `goes on after the promise (${after} units)`, lang);
-  const intents = promises.map(({ clause, sentence }) => ({
+  const intents: Intent[] = promises.map(({ clause, sentence }) => ({
     action: clause.action as string,
     object: clause === last.clause ? [...new Set([...clause.object, ...listedObjects(sentences, sentence)])] : clause.object,
     verb: clause.verb,
     lead: clause.lead,
   }));
+  const shown = shownCommand(sentences, last.sentence);
+  if (shown) intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
   const named = intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(", ");
   return result("promise", `announces ${named} via "${clauseText(last.clause)}"`, lang, intents);
 }
@@ -140,6 +159,15 @@ function listedObjects(sentences: readonly Sentence[], at: number): string[] {
   }
   return out;
 }
+
+/** "Let me run:" followed by a code block: the command it shows instead of running it. */
+function shownCommand(sentences: readonly Sentence[], at: number): string[] | null {
+  const code = sentences[at + 1]?.code;
+  if (!code || sentences[at]?.seq.at(-1) !== ":") return null;
+  return [...new Set(code.filter((u) => !BREAK_UNITS.has(u) && !/^-/.test(u)))];
+}
+
+const BREAK_UNITS = new Set([",", ":", "—", "–"]);
 
 function clauseText(c: Clause): string {
   return `${c.lead === "(sentence opens with the verb)" ? "" : `${c.lead} … `}${c.verb}`;
@@ -168,7 +196,7 @@ function tailUnits(sentences: readonly Sentence[], last: { sentence: number; cla
   let itemsAllowed = true;
   for (const s of sentences.slice(last.sentence + 1)) {
     const size = countUnits(s.seq);
-    if (itemsAllowed && s.listItem && size <= 12) continue;
+    if (itemsAllowed && (s.code !== null || (s.listItem && size <= 12))) continue;
     itemsAllowed = false;
     n += size;
   }
@@ -236,6 +264,9 @@ function isStated(text: string, at: number, length: number): boolean {
   return /^[\s*`>#-]*$/.test(before) || /[:：]\s*[`*]*$/.test(before) || /^[`*]*\s*[:：]/.test(after);
 }
 
+/** Letters of a script the lexicons do not read (Hangul, Kana, Cyrillic, Greek ...). */
+const OTHER_SCRIPT = new RegExp("[\\p{L}--[\\p{Script=Latin}\\p{Script=Han}]]", "v");
+
 function languageOf(raw: string, seq: readonly string[], lex: Lexicon): ReplyLang {
   if (KANA_OR_HANGUL.test(raw)) return "other";
   let han = 0;
@@ -249,5 +280,6 @@ function languageOf(raw: string, seq: readonly string[], lex: Lexicon): ReplyLan
     } else if (/^\p{L}+$/u.test(u)) latin++;
   }
   if (han > 0) return english >= 2 || latin >= 3 ? "mixed" : "zh";
-  return english > 0 && english * 8 >= latin ? "en" : "other";
+  if (OTHER_SCRIPT.test(raw.replace(/```[\s\S]*?```/g, ""))) return "other";
+  return latin >= 3 && english === 0 ? "other" : "en";
 }

@@ -24,6 +24,12 @@ function weight(token: string): number {
   return /[./_@]/.test(token) ? 2 : 1;
 }
 
+function weightOf(tokens: Iterable<string>): number {
+  let w = 0;
+  for (const t of new Set(tokens)) w += weight(t);
+  return w;
+}
+
 export function objectSimilarity(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 && b.length === 0) return 1;
   if (a.length === 0 || b.length === 0) return IMPLICIT_OBJECT;
@@ -36,7 +42,11 @@ export function objectSimilarity(a: readonly string[], b: readonly string[]): nu
     if (right.has(t)) shared += 2 * w;
   }
   for (const t of right) total += weight(t);
-  return total === 0 ? 0 : Math.min(1, shared / total);
+  if (total === 0) return 0;
+  // Mean of Dice and the overlap coefficient: a paraphrase may add detail to the same object.
+  const dice = shared / total;
+  const smaller = Math.min(weightOf(a), weightOf(right));
+  return Math.min(1, (dice + shared / 2 / smaller) / 2);
 }
 
 export function intentSimilarity(a: Intent, b: Intent): number {

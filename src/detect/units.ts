@@ -15,7 +15,7 @@ export function normalizeText(text: string): string {
 }
 
 const WORD_CHAR = "[[\\p{L}\\p{N}_]--\\p{Script=Han}]";
-const UNIT = new RegExp(`\\p{Script=Han}|${WORD_CHAR}+(?:['.\\/\\-@]${WORD_CHAR}+)*|[,:]`, "gv");
+const UNIT = new RegExp(`\\p{Script=Han}|${WORD_CHAR}+(?:['.\\/\\-@]${WORD_CHAR}+)*|[,:—–]`, "gv");
 
 /** Units of already normalised text ("let me 检查 src/a.ts" -> [let, me, 检, 查, src/a.ts]). */
 export function units(normalized: string): string[] {
