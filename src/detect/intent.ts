@@ -72,7 +72,7 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
-  if (subject && !isHan(seq[at - 1])) {
+  if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
     if (verb && isHan(verb.phrase.units[0]) && volitional(seq, subject.end, verb, lex)) {
       return build(seq, at, subject.phrase.text, verb, lex, "subject");
@@ -216,8 +216,15 @@ function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number
     if (i > from && CHAIN.has(unit) && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "," && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "然" && seq[i + 1] === "后") return i;
+    if (i > from + 1 && isHan(unit) && isHan(seq[i - 1]) && hanVerbAt(seq, i, lex)) return i;
   }
   return seq.length;
+}
+
+/** A Han verb of two or more characters starting here: the object before it ends ("重跑基准测试确认时间"). */
+function hanVerbAt(seq: readonly string[], at: number, lex: Lexicon): boolean {
+  const verb = lex.verbs.match(seq, at, lex.fillerUnits);
+  return verb !== null && verb.phrase.action !== null && verb.end - at >= 2 && !lex.hanConcepts.some(([s]) => s === verb.phrase.text);
 }
 
 /** Concepts, lemmas and identifiers of an object span, stop words and pronouns dropped. */
@@ -250,7 +257,20 @@ function addHan(text: string, out: string[], lex: Lexicon): void {
   }
   for (const piece of rest.split(" ")) {
     if (!piece) continue;
+    // The segmenter splits words it does not know into characters: runs of single characters stay one word.
+    let run = "";
+    const words: string[] = [];
     for (const word of hanWords(piece)) {
+      if ([...word].length === 1 && !lex.zhStopWords.has(word)) {
+        run += word;
+        continue;
+      }
+      if (run) words.push(run);
+      run = "";
+      words.push(word);
+    }
+    if (run) words.push(run);
+    for (const word of words) {
       if ([...word].length < 2 || lex.zhStopWords.has(word) || lex.pronouns.has(word)) continue;
       out.push(word);
     }
@@ -260,6 +280,9 @@ function addHan(text: string, out: string[], lex: Lexicon): void {
 const IDENTIFIER = /[./_@\d]|[a-z]-[a-z]/;
 const ERROR_CODE = /^[a-z]{1,4}\d{3,5}$/;
 const EXTENSION_CONCEPTS: Record<string, string> = { log: "log", md: "doc" };
+const FILE_EXTENSIONS = new Set(
+  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp cs kt swift sh yml yaml toml xml txt log html css sql lock".split(" "),
+);
 
 function addLatin(word: string, out: string[], lex: Lexicon): void {
   if (lex.enStopWords.has(word) || lex.pronouns.has(word)) return;
@@ -269,10 +292,12 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
   }
   if (IDENTIFIER.test(word)) {
     const file = word.split("/").at(-1) ?? word;
-    const [base = "", ...extensions] = file.split(".");
-    out.push(file.replace(/\(\)$/, ""));
-    if (base && base !== file && base.length > 1) out.push(lex.concepts.get(base) ?? base);
-    for (const ext of extensions) if (EXTENSION_CONCEPTS[ext]) out.push(EXTENSION_CONCEPTS[ext] as string);
+    out.push(file);
+    for (const part of file.split(/[.@]/)) {
+      if (EXTENSION_CONCEPTS[part]) out.push(EXTENSION_CONCEPTS[part] as string);
+      if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
+      out.push(lex.concepts.get(part) ?? part);
+    }
     if (/^\d+s$/.test(word)) out.push(word.slice(0, -1));
     return;
   }
@@ -315,8 +340,9 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
   if (isHan(head)) {
     const after = hanString(seq, verb.end, verb.end + 2);
     if (after.startsWith("到底")) return false;
-    if (lex.zhPastAfter.some((p) => after.startsWith(p))) return true;
     const before = seq.slice(Math.max(0, start - 4), verb.at).filter(isHan).join("");
+    // 要/就要/将 + verb + 了 is "about to": 马上要重新编译了.
+    if (lex.zhPastAfter.some((p) => after.startsWith(p)) && !/要|将|准备|打算/.test(before)) return true;
     return lex.zhPastBefore.some((p) => before.includes(p));
   }
   const prior = seq[start - 1];

@@ -137,6 +137,8 @@ export interface Lexicon {
   hanConcepts: readonly (readonly [string, string])[];
   lemmas: ReadonlyMap<string, string>;
   zhBareSubjects: PhraseIndex<Phrase>;
+  /** Han words that may stand right before a bare 我: 那我, 好我. */
+  zhSubjectOpeners: ReadonlySet<string>;
   zhVolitional: readonly string[];
   zhConditionals: readonly string[];
   zhPastAfter: readonly string[];
@@ -159,7 +161,8 @@ function compile(): Lexicon {
   const concepts = conceptMap(merge(en.concepts, zh.concepts));
   return {
     leads: new PhraseIndex([...en.leads, ...zh.leads].map(phrase)),
-    sentenceLeads: new PhraseIndex(en.sentenceLeads.map(phrase)),
+    sentenceLeads: new PhraseIndex([...en.sentenceLeads, ...zh.sentenceLeads].map(phrase)),
+    zhSubjectOpeners: new Set(zh.subjectOpeners),
     progressiveLeads: new PhraseIndex([...en.progressiveLeads, ...zh.progressiveLeads].map(phrase)),
     verbs: new PhraseIndex([
       ...verbPhrases(en.actions, en.deliverableVerbs, en.impliedObjects, true),

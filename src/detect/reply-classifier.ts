@@ -64,7 +64,8 @@ const result = (kind: ReplyKind, reason: string, lang: ReplyLang, intents: Inten
 
 const CODE_BLOCK = /(```|~~~)[^\n]*\n?[\s\S]*?(?:\1|$)/g;
 const BLOCKQUOTE = /^[ \t]*>.*$/gm;
-const QUOTED = /"[^"\n]*\s[^"\n]*"|「[^」]*」|『[^』]*』/g;
+/** Quoted text (with a space or a Han character inside) and inline code with prose in it: not the reply's own words. */
+const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』|`[^`\n]*(?:\p{Script=Han}|\/\/|#\s)[^`\n]*`/gu;
 const LIST_ITEM = /^\s*(?:[-*+•]\s|\d+[.)]\s|\d+、|[一二三四五六七八九十]+、)\s*/;
 /** A code block stands in the prose as one line of its own with this mark, so its place among the sentences stays. */
 const CODE_MARK = "\u0001code";

@@ -9,7 +9,7 @@ export function normalizeText(text: string): string {
     text
       .normalize("NFKC")
       .toLowerCase()
-      .replace(/[\u2018\u2019\u02bc`´]/g, "'")
+      .replace(/[\u2018\u2019\u02bc´]/g, "'")
       .replace(/[\u201c\u201d]/g, '"'),
   );
 }
