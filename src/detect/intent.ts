@@ -23,7 +23,9 @@ const isHan = (unit: string | undefined) => unit !== undefined && HAN_UNIT.test(
 const BREAKS = new Set([",", ":", "—", "–"]);
 const MAX_FILLERS = 8;
 /** Han words that open a phrase before the verb: 我把 X 改成, 我来在 X 加上, 我去日志里看看. */
-const HAN_PREPOSITIONS = new Set(["把", "将", "在", "给", "从", "对", "往", "向", "去", "到", "跟", "为", "帮"]);
+const HAN_PREPOSITIONS = new Set(["把", "将", "在", "给", "从", "对", "往", "向", "去", "到", "跟", "为", "帮", "用"]);
+/** Han words that close a place phrase before the verb: 我去日志里看看, 我去 NewLRU 里 init 一下. */
+const HAN_PLACE_ENDS = new Set(["里", "中", "上", "下", "内"]);
 const MAX_PHRASE = 14;
 const CHAIN = new Set(["and", "then", "to", "再", "然后", "并", "并且", "来", "顺便", "去"]);
 
@@ -69,6 +71,10 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     const verb = lex.verbs.match(seq, at, lex.fillerUnits);
     if (verb && /ing$/.test(seq[at] ?? "") && verb.phrase.action !== null) {
       return build(seq, at, "", { ...verb, at, gerund: true, phraseObject: [] }, lex, "gerund");
+    }
+    // "Run:" / 执行： right before the command it shows.
+    if (verb && verb.phrase.action !== null && seq.at(-1) === ":" && verb.end >= seq.length - 3) {
+      return build(seq, at, "", { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
     }
   }
   const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
@@ -127,13 +133,14 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
   while (lex.fillers.match(seq, start, lex.fillerUnits) && start - from < MAX_FILLERS) {
     start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
   }
-  if (!HAN_PREPOSITIONS.has(seq[start] ?? "")) return null;
-  for (let i = start + 2; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
+  const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "");
+  for (let i = start + 1; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
     if (BREAKS.has(seq[i] ?? "")) return null;
-    if (!isHan(seq[i])) continue;
+    if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
+    if (preposition && i === start + 1) continue;
     const verb = verbAfter(seq, i, lex);
-    if (verb && verb.phrase.action !== null && isHan(verb.phrase.units[0])) {
-      return { ...verb, phraseObject: seq.slice(start + 1, i), fillersSkipped: true };
+    if (verb && verb.phrase.action !== null) {
+      return { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
     }
   }
   return null;
@@ -332,7 +339,7 @@ function conditionalAfter(seq: readonly string[], verbEnd: number, objectEnd: nu
     if (lex.enTrailingConditionals.match(seq, i, lex.fillerUnits)) return true;
   }
   const tail = seq.slice(verbEnd).filter(isHan).join("");
-  return /之后再|以后再|后再|的话/.test(tail);
+  return /之后再|以后再|(?<!然)后再|的话/.test(tail);
 }
 
 function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: Lexicon): boolean {

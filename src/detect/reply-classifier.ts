@@ -121,6 +121,9 @@ function classify(text: string): ReplyClass {
   if (promises.length === 0) {
     const deliverable = all.find((c) => c.action === null && !c.conditional);
     if (deliverable) return result("deliverable", `delivers: "${deliverable.verb}"`, lang);
+    if (lang === "other" && shownCommand(sentences, sentences.findIndex((s) => s.code !== null) - 1)) {
+      return result("unknown-language", "a command shown in a code block, in a language the lexicons do not read", lang);
+    }
     if (codeBlocks > 0 || sentences.some((s) => s.listItem)) {
       return result("deliverable", "a code block, list or table", lang);
     }

@@ -5,7 +5,7 @@ import { classifyReply, type Intent, type ReplyClass } from "./reply-classifier.
  * Two replies at or above this score promise the same thing: a compatible action (score 1) times how much their
  * objects agree (weighted Dice; 1 when neither names one, 0.6 when one of them leaves it implicit: "Still checking.").
  */
-export const SIMILARITY_THRESHOLD = 0.5;
+export const SIMILARITY_THRESHOLD = 0.45;
 /** Character-bigram Dice above which two replies in a language the lexicons do not cover count as the same reply. */
 export const NEAR_IDENTICAL = 0.85;
 const IMPLICIT_OBJECT = 0.6;
