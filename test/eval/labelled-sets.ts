@@ -1,7 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { isStalled } from "../../reducers/recovery.js";
+import { classifyReply } from "../../src/detect/index.js";
 import { foldTree } from "../../src/fold/session-fold.js";
+import { textOf } from "../../src/fold/to-event.js";
+import type { AgentMessage } from "../../src/log/entry-types.js";
 import { loadSession } from "../../src/session.js";
 import type { Scored } from "./eval-table.js";
 
@@ -78,4 +81,44 @@ export function scoreRealLeaves(dir: string): Scored[] | null {
     }
   }
   return out;
+}
+
+/** One hand label of a text-only assistant reply in a real session (`real-replies/labels.jsonl`). */
+interface ReplyLabel {
+  file: string;
+  line: number;
+  entryId: string | null;
+  label: string;
+  promiseLike: boolean;
+  lang: string;
+}
+
+/**
+ * The classifier on every labelled real reply: expected is "promise" or promise-like, predicted is the classifier's
+ * "promise". The reply is found by its line in the session file (v1 files have no entry ids).
+ */
+export function scoreRealReplies(labelsPath: string, sessionsDir: string): Scored[] | null {
+  if (!existsSync(labelsPath) || !existsSync(sessionsDir)) return null;
+  const labels = readFileSync(labelsPath, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as ReplyLabel);
+  const files = new Map<string, string[]>();
+  return labels.map((label) => {
+    let lines = files.get(label.file);
+    if (!lines) {
+      lines = readFileSync(join(sessionsDir, label.file), "utf8").split("\n");
+      files.set(label.file, lines);
+    }
+    const entry = JSON.parse(lines[label.line - 1] ?? "{}") as { message?: AgentMessage };
+    const reply = entry.message ? classifyReply(textOf(entry.message)) : null;
+    return {
+      id: `${label.file.slice(0, 40)}:${label.line}`,
+      expected: label.label === "promise" || label.promiseLike,
+      predicted: reply?.kind === "promise",
+      lang: label.lang,
+      category: label.label,
+      detail: reply ? `(classified ${reply.kind}: ${reply.reason})` : "(no message on that line)",
+    };
+  });
 }

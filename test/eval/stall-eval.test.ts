@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
 import { precision, recall, report, type Scored, tally } from "./eval-table.js";
-import { scoreRealLeaves, scoreSplit } from "./labelled-sets.js";
+import { scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
 import { STALL_CASES } from "./stall-cases.js";
 
 const SET = join(import.meta.dirname, "stall-set");
@@ -24,6 +24,7 @@ const dev = scoreSplit(join(SET, "dev"), true);
 /** STALL_EVAL_DEV_ONLY=1 leaves the frozen test split out (for work on the dev split). */
 const test = process.env.STALL_EVAL_DEV_ONLY ? null : scoreSplit(join(SET, "test"), false);
 const real = scoreRealLeaves(REAL);
+const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
 
 describe("stall detector evaluation", () => {
   it("prints precision and recall per set, by language and category, and every miss", () => {
@@ -31,6 +32,9 @@ describe("stall detector evaluation", () => {
     if (dev) parts.push(report("dev split (tuned on)", dev));
     if (test) parts.push(report("test split (frozen; scored only)", test));
     if (real) parts.push(report(`real sessions: every leaf of every file in ${REAL}`, real));
+    if (realReplies) {
+      parts.push(report("real replies: the classifier on every hand-labelled text-only reply (promise or promise-like)", realReplies));
+    }
     console.log(parts.join("\n\n"));
     expect(parts.length).toBeGreaterThanOrEqual(1);
   });
