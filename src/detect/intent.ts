@@ -73,14 +73,14 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
       return build(seq, at, "", { ...verb, at, gerund: true, phraseObject: [] }, lex, "gerund");
     }
     // "Run:" / 执行： right before the command it shows.
-    if (verb && verb.phrase.action !== null && seq.at(-1) === ":" && verb.end >= seq.length - 3) {
+    if (verb && verb.phrase.action === "run" && seq.at(-1) === ":" && verb.end >= seq.length - 3) {
       return build(seq, at, "", { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
     }
   }
   const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
   if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
-    if (verb && isHan(verb.phrase.units[0]) && volitional(seq, subject.end, verb, lex)) {
+    if (verb && isHan(verb.phrase.units[0]) && (volitional(seq, subject.end, verb, lex) || pastTense(seq, at, verb, lex))) {
       return build(seq, at, subject.phrase.text, verb, lex, "subject");
     }
   }

@@ -58,7 +58,7 @@ export function intentSimilarity(a: Intent, b: Intent): number {
 export function classSimilarity(a: ReplyClass, b: ReplyClass, textA: string, textB: string): number {
   let best = 0;
   for (const x of a.intents) for (const y of b.intents) best = Math.max(best, intentSimilarity(x, y));
-  if (best < 1 && fallbackEligible(a) && fallbackEligible(b)) best = Math.max(best, nearIdentical(textA, textB));
+  if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && nearIdentical(textA, textB) >= NEAR_IDENTICAL) best = 1;
   return best;
 }
 
