@@ -300,7 +300,7 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
   if (IDENTIFIER.test(word)) {
     const file = word.split("/").at(-1) ?? word;
     out.push(file);
-    for (const part of file.split(/[.@]/)) {
+    for (const part of file.split(/[.@-]/)) {
       if (EXTENSION_CONCEPTS[part]) out.push(EXTENSION_CONCEPTS[part] as string);
       if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
       out.push(lex.concepts.get(part) ?? part);

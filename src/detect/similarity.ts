@@ -10,10 +10,12 @@ export const SIMILARITY_THRESHOLD = 0.45;
 export const NEAR_IDENTICAL = 0.85;
 const IMPLICIT_OBJECT = 0.6;
 
-/** fix and edit both change code; `continue` ("I'll proceed with the migration") goes with any action. */
+/** fix and edit both change code; inspect and search both look; `continue` ("I'll proceed with the migration") goes with any action. */
 function actionAffinity(a: string, b: string): number {
   if (a === b) return 1;
   if ((a === "fix" && b === "edit") || (a === "edit" && b === "fix")) return 1;
+  // "look up which version" and "check which version" ask the same question.
+  if ((a === "inspect" && b === "search") || (a === "search" && b === "inspect")) return 0.8;
   if (a === "continue" || b === "continue") return 0.9;
   return 0;
 }
@@ -58,7 +60,7 @@ export function intentSimilarity(a: Intent, b: Intent): number {
 export function classSimilarity(a: ReplyClass, b: ReplyClass, textA: string, textB: string): number {
   let best = 0;
   for (const x of a.intents) for (const y of b.intents) best = Math.max(best, intentSimilarity(x, y));
-  if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && nearIdentical(textA, textB) >= NEAR_IDENTICAL) best = 1;
+  if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && sameWords(textA, textB)) best = 1;
   return best;
 }
 
@@ -73,6 +75,16 @@ export function replySimilarity(a: string, b: string): number {
 
 export function isSimilarReply(a: string, b: string): boolean {
   return replySimilarity(a, b) >= SIMILARITY_THRESHOLD;
+}
+
+/** The whole replies, or their last sentences (where a promise usually stands), are near-identical. */
+function sameWords(a: string, b: string): boolean {
+  return nearIdentical(a, b) >= NEAR_IDENTICAL || nearIdentical(lastSentence(a), lastSentence(b)) >= NEAR_IDENTICAL;
+}
+
+function lastSentence(text: string): string {
+  const parts = text.trim().split(/(?<=[.!?。！？])\s*/u).filter((p) => squash(p).length > 0);
+  return parts.at(-1) ?? "";
 }
 
 /** Dice over character bigrams of the text without spaces and punctuation; 1 for equal texts. */
