@@ -55,7 +55,8 @@ export function findClauses(seq: readonly string[]): Clause[] {
 
 function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex: Lexicon): Clause | null {
   const lead =
-    lex.leads.match(seq, at, lex.fillerUnits) ?? (clauseStart ? lex.sentenceLeads.match(seq, at, lex.fillerUnits) : null);
+    lex.leads.match(seq, at, lex.fillerUnits) ??
+    (clauseStart ? lex.sentenceLeads.match(seq, at, lex.fillerUnits) : null);
   if (lead) {
     const verb = verbAfter(seq, lead.end, lex) ?? hanPhraseVerb(seq, lead.end, lex);
     if (verb) return build(seq, at, lead.phrase.text, verb, lex, "lead");
@@ -80,7 +81,11 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
   if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
-    if (verb && isHan(verb.phrase.units[0]) && (volitional(seq, subject.end, verb, lex) || pastTense(seq, at, verb, lex))) {
+    if (
+      verb &&
+      isHan(verb.phrase.units[0]) &&
+      (volitional(seq, subject.end, verb, lex) || pastTense(seq, at, verb, lex))
+    ) {
       return build(seq, at, subject.phrase.text, verb, lex, "subject");
     }
   }
@@ -231,7 +236,12 @@ function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number
 /** A Han verb of two or more characters starting here: the object before it ends ("重跑基准测试确认时间"). */
 function hanVerbAt(seq: readonly string[], at: number, lex: Lexicon): boolean {
   const verb = lex.verbs.match(seq, at, lex.fillerUnits);
-  return verb !== null && verb.phrase.action !== null && verb.end - at >= 2 && !lex.hanConcepts.some(([s]) => s === verb.phrase.text);
+  return (
+    verb !== null &&
+    verb.phrase.action !== null &&
+    verb.end - at >= 2 &&
+    !lex.hanConcepts.some(([s]) => s === verb.phrase.text)
+  );
 }
 
 /** Concepts, lemmas and identifiers of an object span, stop words and pronouns dropped. */
@@ -288,7 +298,9 @@ const IDENTIFIER = /[./_@\d]|[a-z]-[a-z]/;
 const ERROR_CODE = /^[a-z]{1,4}\d{3,5}$/;
 const EXTENSION_CONCEPTS: Record<string, string> = { log: "log", md: "doc" };
 const FILE_EXTENSIONS = new Set(
-  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp cs kt swift sh yml yaml toml xml txt log html css sql lock".split(" "),
+  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp cs kt swift sh yml yaml toml xml txt log html css sql lock".split(
+    " ",
+  ),
 );
 
 function addLatin(word: string, out: string[], lex: Lexicon): void {
@@ -347,7 +359,10 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
   if (isHan(head)) {
     const after = hanString(seq, verb.end, verb.end + 2);
     if (after.startsWith("到底")) return false;
-    const before = seq.slice(Math.max(0, start - 4), verb.at).filter(isHan).join("");
+    const before = seq
+      .slice(Math.max(0, start - 4), verb.at)
+      .filter(isHan)
+      .join("");
     // 要/就要/将 + verb + 了 is "about to": 马上要重新编译了.
     if (lex.zhPastAfter.some((p) => after.startsWith(p)) && !/要|将|准备|打算/.test(before)) return true;
     return lex.zhPastBefore.some((p) => before.includes(p));
@@ -361,7 +376,9 @@ function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex
   if (kind === "gerund") {
     const rest = seq.slice(verb.end);
     const stop = rest.findIndex((u) => BREAKS.has(u));
-    return (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex);
+    return (
+      (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex)
+    );
   }
   if (kind !== "progressive" || !isHan(seq[verb.at])) return false;
   if (seq[verb.end] === "的" || seq[verb.end] === "中") return true;

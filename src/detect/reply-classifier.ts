@@ -122,7 +122,11 @@ function classify(text: string): ReplyClass {
     const deliverable = all.find((c) => c.action === null && !c.conditional);
     if (deliverable) return result("deliverable", `delivers: "${deliverable.verb}"`, lang);
     if (lang === "other" && shownCommand(sentences, sentences.findIndex((s) => s.code !== null) - 1)) {
-      return result("unknown-language", "a command shown in a code block, in a language the lexicons do not read", lang);
+      return result(
+        "unknown-language",
+        "a command shown in a code block, in a language the lexicons do not read",
+        lang,
+      );
     }
     if (codeBlocks > 0 || sentences.some((s) => s.listItem)) {
       return result("deliverable", "a code block, list or table", lang);
@@ -137,18 +141,22 @@ function classify(text: string): ReplyClass {
   }
   const first = promises[0] as { sentence: number; clause: Clause };
   const last = promises.at(-1) as { sentence: number; clause: Clause };
-  const before = proseUnits(sentences.slice(0, first.sentence)) + countUnits(sentences[first.sentence]?.seq.slice(0, first.clause.start) ?? []);
+  const before =
+    proseUnits(sentences.slice(0, first.sentence)) +
+    countUnits(sentences[first.sentence]?.seq.slice(0, first.clause.start) ?? []);
   if (before >= LONG_LEAD_UNITS) return result("deliverable", `answers first (${before} units), then announces`, lang);
   const after = tailUnits(sentences, last);
   if (after >= LONG_TAIL_UNITS) return result("deliverable", `goes on after the promise (${after} units)`, lang);
   const intents: Intent[] = promises.map(({ clause, sentence }) => ({
     action: clause.action as string,
-    object: clause === last.clause ? [...new Set([...clause.object, ...listedObjects(sentences, sentence)])] : clause.object,
+    object:
+      clause === last.clause ? [...new Set([...clause.object, ...listedObjects(sentences, sentence)])] : clause.object,
     verb: clause.verb,
     lead: clause.lead,
   }));
   const shown = shownCommand(sentences, last.sentence);
-  if (shown) intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
+  if (shown)
+    intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
   const named = intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(", ");
   return result("promise", `announces ${named} via "${clauseText(last.clause)}"`, lang, intents);
 }
@@ -269,6 +277,7 @@ function isStated(text: string, at: number, length: number): boolean {
 }
 
 /** Letters of a script the lexicons do not read (Hangul, Kana, Cyrillic, Greek ...). */
+// biome-ignore lint/complexity/useRegexLiterals: a literal with the v flag needs an ES2024 target
 const OTHER_SCRIPT = new RegExp("[\\p{L}--[\\p{Script=Latin}\\p{Script=Han}]]", "v");
 
 function languageOf(raw: string, seq: readonly string[], lex: Lexicon): ReplyLang {

@@ -83,7 +83,10 @@ function sameWords(a: string, b: string): boolean {
 }
 
 function lastSentence(text: string): string {
-  const parts = text.trim().split(/(?<=[.!?。！？])\s*/u).filter((p) => squash(p).length > 0);
+  const parts = text
+    .trim()
+    .split(/(?<=[.!?。！？])\s*/u)
+    .filter((p) => squash(p).length > 0);
   return parts.at(-1) ?? "";
 }
 
@@ -101,7 +104,10 @@ export function nearIdentical(a: string, b: string): number {
 }
 
 export function squash(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, "");
 }
 
 function bigrams(text: string): Set<string> {

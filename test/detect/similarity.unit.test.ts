@@ -25,12 +25,12 @@ describe("replySimilarity: the same action on the same object", () => {
   });
 
   it("given paraphrases with different words, then they are similar", () => {
-    expect(isSimilarReply("Let me check the old compiler errors first.", "I'll look at the compiler errors again.")).toBe(
-      true,
-    );
-    expect(isSimilarReply("Let me rerun the build with verbose logging.", "I'll rebuild with verbose logging on.")).toBe(
-      true,
-    );
+    expect(
+      isSimilarReply("Let me check the old compiler errors first.", "I'll look at the compiler errors again."),
+    ).toBe(true);
+    expect(
+      isSimilarReply("Let me rerun the build with verbose logging.", "I'll rebuild with verbose logging on."),
+    ).toBe(true);
     expect(isSimilarReply("Let me trace through refresh().", "I'll step through the refresh path.")).toBe(true);
   });
 

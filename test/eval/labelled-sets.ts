@@ -65,7 +65,9 @@ export function scoreSplit(dir: string, withDetail: boolean): Scored[] | null {
 export function scoreRealLeaves(dir: string): Scored[] | null {
   if (!existsSync(dir)) return null;
   const out: Scored[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".jsonl")).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .sort()) {
     const { tree } = loadSession(join(dir, name));
     const fold = foldTree(tree);
     for (const leaf of tree.leaves()) {

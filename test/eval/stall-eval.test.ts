@@ -33,7 +33,12 @@ describe("stall detector evaluation", () => {
     if (test) parts.push(report("test split (frozen; scored only)", test));
     if (real) parts.push(report(`real sessions: every leaf of every file in ${REAL}`, real));
     if (realReplies) {
-      parts.push(report("real replies: the classifier on every hand-labelled text-only reply (promise or promise-like)", realReplies));
+      parts.push(
+        report(
+          "real replies: the classifier on every hand-labelled text-only reply (promise or promise-like)",
+          realReplies,
+        ),
+      );
     }
     console.log(parts.join("\n\n"));
     expect(parts.length).toBeGreaterThanOrEqual(1);
