@@ -1,6 +1,7 @@
 import { KANA_OR_HANGUL } from "./han.js";
 import { type Clause, findClauses, objectTokens } from "./intent.js";
 import { type Lexicon, lexicon } from "./lexicon.js";
+import { readOtherScript } from "./other-script.js";
 import { normalizeText, splitSentences, units } from "./units.js";
 
 export type ReplyKind =
@@ -97,6 +98,8 @@ function classify(text: string): ReplyClass {
   const codeBlocks = codes.length;
   const lang = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);
   if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, lang);
+  const other = KANA_OR_HANGUL.test(raw) ? readOtherScript(raw) : null;
+  if (other) return result(other.kind, other.reason, lang, other.intents);
   const refusal = lex.refusals.find((r) => prose.includes(r));
   if (refusal) return result("refusal", `declines: "${refusal}"`, lang);
 
