@@ -118,7 +118,8 @@ describe("classifyReply: not promises", () => {
     ["正在运行的进程是 pi。", "status"],
     ['You wrote "let me check the logs" in the ticket title.', "factual"],
     ["代码里的 TODO 是：“我来修一下取整”。", "factual"],
-    ["빌드 결과를 확인했습니다.", "unknown-language"],
+    ["빌드 결과를 확인했습니다.", "past"],
+    ["15 입니다.", "unknown-language"],
   ] as const)("given %j, then it is %s", (text, kind) => given(text).thenKindIs(kind));
 
   it("given a long analysis that ends with a promise, then it is a deliverable", () => {
