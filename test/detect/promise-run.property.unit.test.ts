@@ -22,15 +22,20 @@ const TEXTS = [
   "If it still fails, I'll look into why.",
 ];
 
-const event = fc.oneof(
+const reply = (stopReasons: string[], toolCalls: number[]) =>
   fc.record({
     type: fc.constant("assistant" as const),
     entryId: fc.uuid(),
     text: fc.constantFrom(...TEXTS),
-    toolCalls: fc.constantFrom(0, 0, 0, 1),
-    stopReason: fc.constantFrom("stop", "stop", "stop", "toolUse", "error", "aborted", "length"),
-  }),
-  fc.constantFrom<RunEvent>({ type: "user" }, { type: "host" }, { type: "toolResult" }, { type: "anchor" }),
+    toolCalls: fc.constantFrom(...toolCalls),
+    stopReason: fc.constantFrom(...stopReasons),
+  });
+const event: fc.Arbitrary<RunEvent> = fc.oneof(
+  { arbitrary: reply(["stop"], [0]), weight: 8 },
+  { arbitrary: reply(["toolUse"], [1]), weight: 1 },
+  { arbitrary: reply(["error", "aborted", "length"], [0, 1]), weight: 1 },
+  { arbitrary: fc.constantFrom<RunEvent>({ type: "user" }, { type: "host" }), weight: 3 },
+  { arbitrary: fc.constantFrom<RunEvent>({ type: "toolResult" }, { type: "anchor" }), weight: 1 },
 );
 
 function deepFreeze<T>(value: T): T {
