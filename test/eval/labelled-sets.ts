@@ -61,23 +61,27 @@ export function scoreSplit(dir: string, withDetail: boolean): Scored[] | null {
   });
 }
 
-/** Every leaf of every real session in a folder: none of them is expected to be a stall. */
+/**
+ * Every entry of every real session in a folder taken as a leaf (the real leaves, and every earlier point a session
+ * passed through): none of them is expected to be a stall.
+ */
 export function scoreRealLeaves(dir: string): Scored[] | null {
   if (!existsSync(dir)) return null;
   const out: Scored[] = [];
   for (const name of readdirSync(dir)
     .filter((n) => n.endsWith(".jsonl"))
     .sort()) {
-    const { tree } = loadSession(join(dir, name));
+    const { tree, log } = loadSession(join(dir, name));
     const fold = foldTree(tree);
-    for (const leaf of tree.leaves()) {
-      const state = fold.stateAt(leaf);
+    const leaves = new Set(tree.leaves());
+    for (const { id } of log.entries) {
+      const state = fold.stateAt(id);
       out.push({
-        id: `${name}@${leaf}`,
+        id: `${name}@${id}`,
         expected: false,
         predicted: isStalled(state.recovery),
         lang: "real",
-        category: "real session leaf",
+        category: leaves.has(id) ? "leaf" : "earlier entry as a leaf",
         detail: `(run: ${state.recovery.run.promiseEntryIds.join(", ")})`,
       });
     }

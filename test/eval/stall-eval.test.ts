@@ -31,7 +31,7 @@ describe("stall detector evaluation", () => {
     const parts = [report("regression (90 hand-written transcripts, the earlier in-sample set)", regression)];
     if (dev) parts.push(report("dev split (tuned on)", dev));
     if (test) parts.push(report("test split (frozen; scored only)", test));
-    if (real) parts.push(report(`real sessions: every leaf of every file in ${REAL}`, real));
+    if (real) parts.push(report(`real sessions: every entry of every file in ${REAL} as a leaf`, real));
     if (realReplies) {
       parts.push(
         report(
@@ -54,7 +54,7 @@ describe("stall detector evaluation", () => {
     expect(recall(t)).toBeGreaterThanOrEqual(0.95);
   });
 
-  it.runIf(real !== null)("real sessions: no leaf of any real session is a stall", () => {
+  it.runIf(real !== null)("real sessions: no leaf, and no earlier entry taken as a leaf, is a stall", () => {
     const stalled = (real ?? []).filter((s) => s.predicted).map((s) => `${s.id} ${s.detail}`);
     expect(stalled).toEqual([]);
   });
