@@ -241,7 +241,7 @@ describe("usage mistakes", () => {
     const option = kit(["detect", `${SAMPLES}/${STALLED}`, "--fail-on-stal"]);
     expect(option.code).toBe(2);
     expect(option.stderr).toBe(
-      "context-kit: E_USAGE: unknown option --fail-on-stal for detect (did you mean --fail-on-stall?)\nUsage: context-kit detect FILE [--leaf ID] [--fail-on-stall] [--json]\nRun `context-kit detect --help` for the options.\n",
+      "context-kit: E_USAGE: unknown option --fail-on-stal for detect (did you mean --fail-on-stall?)\nUsage: context-kit detect FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]\nRun `context-kit detect --help` for the options.\n",
     );
     expect(kit(["view", `${SAMPLES}/${STALLED}`, "--leaf"]).stderr).toContain("E_USAGE: --leaf needs a value");
   });
