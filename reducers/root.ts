@@ -5,6 +5,7 @@ import { createRecoveryReducer, initialRecovery, type StallDetector } from "./re
 import { initialRequest, requestReducer } from "./request.js";
 import { initialSession, sessionReducer } from "./session.js";
 import type { KitState } from "./state.js";
+import { createToolLoopReducer, initialToolLoop, type ToolLoopDetector } from "./tool-loop.js";
 import { initialVerification, verificationReducer } from "./verification.js";
 
 export interface RootReducer {
@@ -13,8 +14,9 @@ export interface RootReducer {
   evolve(state: KitState, event: KitEvent): KitState;
 }
 
-export function createRootReducer(detector: StallDetector): RootReducer {
+export function createRootReducer(detector: StallDetector, loopDetector: ToolLoopDetector): RootReducer {
   const recoveryReducer = createRecoveryReducer(detector);
+  const toolLoopReducer = createToolLoopReducer(loopDetector);
   const initial: KitState = {
     session: initialSession(),
     request: initialRequest(),
@@ -22,6 +24,7 @@ export function createRootReducer(detector: StallDetector): RootReducer {
     fileIssues: initialFileIssues(),
     verification: initialVerification(),
     recovery: initialRecovery(detector),
+    toolLoop: initialToolLoop(),
   };
   return {
     initialState: () => initial,
@@ -32,14 +35,18 @@ export function createRootReducer(detector: StallDetector): RootReducer {
       const fileIssues = fileIssuesReducer(state.fileIssues, event);
       const verification = verificationReducer(state.verification, event);
       const recovery = recoveryReducer(state.recovery, event, request.currentRequestId);
+      const toolLoop = toolLoopReducer(state.toolLoop, event, request.currentRequestId);
       const unchanged =
         request === state.request &&
         session === state.session &&
         denials === state.denials &&
         fileIssues === state.fileIssues &&
         verification === state.verification &&
-        recovery === state.recovery;
-      return unchanged ? state : Object.freeze({ session, request, denials, fileIssues, verification, recovery });
+        recovery === state.recovery &&
+        toolLoop === state.toolLoop;
+      return unchanged
+        ? state
+        : Object.freeze({ session, request, denials, fileIssues, verification, recovery, toolLoop });
     },
   };
 }

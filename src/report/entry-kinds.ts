@@ -33,6 +33,8 @@ const KIT_NAMES: Record<KitRecord["type"], string> = {
   completionReport: "kit: completion report",
   verificationIncomplete: "kit: VERIFICATION_INCOMPLETE",
   policyAllowed: "kit: policy allowed",
+  toolLoopMarker: "kit: tool-loop marker",
+  toolLoopStop: "kit: tool-loop stop",
 };
 
 export const PREVIEW_CHARS = 100;
