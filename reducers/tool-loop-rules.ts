@@ -49,7 +49,10 @@ function alternation(recent: readonly ToolCallRecord[], compare: ResultComparer)
   if (!a || !b || a.key === b.key) return 0;
   if (compare.madeProgress(a.result) || compare.madeProgress(b.result)) return 0;
   let length = 2;
-  while (length < n && same(recent[n - 1 - length] as ToolCallRecord, recent[n + 1 - length] as ToolCallRecord, compare))
+  while (
+    length < n &&
+    same(recent[n - 1 - length] as ToolCallRecord, recent[n + 1 - length] as ToolCallRecord, compare)
+  )
     length++;
   return length;
 }

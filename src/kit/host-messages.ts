@@ -76,6 +76,13 @@ export function describeCall(call: { tool: string; args: unknown }, max = 200): 
   return `${call.tool} ${args.length > max ? `${args.slice(0, max)}…` : args}`;
 }
 
+/** One line: the kind, the calls and the entries that make the loop. */
+export function describeToolLoop(loop: ToolLoopReport): string {
+  const calls = loop.calls.map((call) => describeCall(call, 80)).join(" / ");
+  const entries = loop.entryIds.length > 0 ? ` (entries ${loop.entryIds[0]}…${loop.entryIds.at(-1)})` : "";
+  return `${loop.kind.toUpperCase()}: ${calls}${entries}`;
+}
+
 export function toolLoopMarker(details: ToolLoopMarkerDetails): HostMessage<ToolLoopMarkerDetails> {
   const content = [
     `${TOOL_LOOP_PREFIX}: the host detected a tool-call loop (${details.loop.kind}): ${LOOP_WORDS[details.loop.kind]}.`,

@@ -230,8 +230,8 @@ describe("help text", () => {
         replay   Replay branches through the reducers and print each branch's state (never writes).
         view     Show what the model would be sent for a leaf: the recovery view when the branch has an anchor.
         check    Check the projection invariants on every branch of every session file (a folder is searched).
-        detect   Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
-        recover  Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.
+        detect   Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.
+        recover  Append a recovery or loop marker to a stalled session (after a backup and an idle check) so the next run recovers.
         report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
         bench    Benchmark the kit side by side with the host: load, replay, per-request cost, peak memory (ratios).
 

@@ -1,7 +1,10 @@
 import { relative } from "node:path";
+import type { ToolLoopReport } from "../../../reducers/contract/kit-entries.js";
 import { isStalled } from "../../../reducers/recovery.js";
 import type { KitState } from "../../../reducers/state.js";
+import { toolLoopReport } from "../../../reducers/tool-loop.js";
 import { foldTree } from "../../fold/session-fold.js";
+import { describeToolLoop } from "../../kit/host-messages.js";
 import { type Command, JSON_OPTION, UsageError } from "../command.js";
 import { loadInput, singleFile } from "../inputs.js";
 
@@ -12,6 +15,8 @@ export interface DetectReport {
   promiseEntryIds: string[];
   requestId: string | null;
   reason: string;
+  /** The tool-call loop the leaf ends in, or null. */
+  toolLoop: ToolLoopReport | null;
 }
 
 export function stallReason(state: KitState): string {
@@ -28,7 +33,7 @@ export function stallReason(state: KitState): string {
 
 export const detectCommand: Command = {
   name: "detect",
-  summary: "Say whether a leaf ends in a stall: similar action-promise replies without tool progress.",
+  summary: "Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.",
   usage: "context-kit detect FILE [--leaf ID] [--json] [--fail-on-stall]",
   options: { ...JSON_OPTION, leaf: { type: "string" }, "fail-on-stall": { type: "boolean", default: false } },
   run({ values, positionals, cwd }) {
@@ -45,11 +50,13 @@ export const detectCommand: Command = {
       promiseEntryIds: [...state.recovery.run.promiseEntryIds],
       requestId: state.request.currentRequestId,
       reason: stallReason(state),
+      toolLoop: toolLoopReport(state.toolLoop),
     };
     const text = `${shown} leaf ${leaf ?? "-"}: ${report.stalled ? "STALLED" : "not stalled"} (${report.reason})${
       report.promiseEntryIds.length ? `\n  promise entries: ${report.promiseEntryIds.join(", ")}` : ""
-    }`;
-    const exitCode = log.unusable ? 2 : report.stalled && values["fail-on-stall"] ? 1 : 0;
+    }\n  tool loop: ${report.toolLoop ? describeToolLoop(report.toolLoop) : "none"}`;
+    const failing = report.stalled || report.toolLoop !== null;
+    const exitCode = log.unusable ? 2 : failing && values["fail-on-stall"] ? 1 : 0;
     return { exitCode, json: report, text };
   },
 };

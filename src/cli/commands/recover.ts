@@ -1,8 +1,10 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { isStalled } from "../../../reducers/recovery.js";
+import type { KitState } from "../../../reducers/state.js";
 import { foldTree } from "../../fold/session-fold.js";
-import { recoveryMarker } from "../../kit/host-messages.js";
+import { describeToolLoop, recoveryMarker } from "../../kit/host-messages.js";
+import { markerForLoop } from "../../kit/tool-loop-marker.js";
 import { AppendRefused, appendEntries, type PrefixProof } from "../../log/append.js";
 import type { SessionEntry } from "../../log/entry-types.js";
 import { kitVersion } from "../../package-root.js";
@@ -30,6 +32,13 @@ export interface RecoverOptions {
   pid: number;
 }
 
+/** The loop marker for a session that ends in a tool-call loop not yet marked in its request (or stopped since). */
+function loopMarkerToAppend(state: KitState, leaf: string | null) {
+  const t = state.toolLoop;
+  if (t.markerId !== null && (t.markerId === leaf || (t.markersThisRequest > 0 && t.stopped === null))) return null;
+  return markerForLoop(t, state.request.currentRequestId);
+}
+
 /** Appends the recovery marker to a stalled session, the way the seed deployment resumed one. */
 export function recoverSession(
   path: string,
@@ -47,8 +56,12 @@ export function recoverSession(
   }
   const leaf = tree.activeLeafId;
   const state = foldTree(tree).stateAt(leaf);
-  if (!isStalled(state.recovery)) {
-    const already = state.recovery.anchorId !== null && state.recovery.anchorId === leaf;
+  const stalled = isStalled(state.recovery);
+  const loopMarker = stalled ? null : loopMarkerToAppend(state, leaf);
+  if (!stalled && !loopMarker) {
+    const already =
+      (state.recovery.anchorId !== null && state.recovery.anchorId === leaf) ||
+      (state.toolLoop.markerId !== null && state.toolLoop.markerId === leaf);
     const reason = already
       ? `already recovered: the active leaf is marker ${leaf}`
       : `not stalled: ${stallReason(state)}`;
@@ -64,7 +77,7 @@ export function recoverSession(
     }
   }
   const promiseEntryIds = [...state.recovery.run.promiseEntryIds];
-  const reason = stallReason(state);
+  const reason = loopMarker ? `tool-call loop: ${describeToolLoop(loopMarker.details.loop)}` : stallReason(state);
   if (options.dryRun)
     return { exitCode: 0, report: { file: shown, recovered: false, reason: `dry run: ${reason}`, ...none } };
 
@@ -74,7 +87,7 @@ export function recoverSession(
   const backup = join(backupDir, `${basename(path)}.${stamp}.bak`);
   copyFileSync(path, backup);
 
-  const marker = recoveryMarker({ requestId: state.request.currentRequestId, promiseEntryIds, reason });
+  const marker = loopMarker ?? recoveryMarker({ requestId: state.request.currentRequestId, promiseEntryIds, reason });
   const entry = {
     type: "custom_message",
     ...marker,
@@ -117,7 +130,8 @@ export function recoverSession(
 
 export const recoverCommand: Command = {
   name: "recover",
-  summary: "Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.",
+  summary:
+    "Append a recovery or loop marker to a stalled session (after a backup and an idle check) so the next run recovers.",
   usage: "context-kit recover FILE [--json] [--dry-run] [--force] [--backup-dir DIR] [--evidence DIR]",
   options: {
     ...JSON_OPTION,
