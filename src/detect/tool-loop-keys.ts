@@ -30,7 +30,6 @@ export function callKey(tool: string, args: unknown): string {
 }
 
 const VOLATILE: readonly [RegExp, string][] = [
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences
   [/\u001b\[[0-9;?]*[A-Za-z]/g, ""],
   [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, "<time>"],
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g, "<time>"],

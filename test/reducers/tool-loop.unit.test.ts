@@ -43,7 +43,11 @@ describe("tool-loop detection", () => {
       "Tests: 3 passed\nDuration 1.31s (at 2026-12-01T06:01:15Z) pid 4301 /tmp/vitest-zz31/out",
       "Tests: 3 passed\nDuration 1.02s (at 2026-12-01T06:02:44Z) pid 4377 /tmp/vitest-k2m8/out",
     ];
-    expect(kindAt((b) => outputs.forEach((text) => b.toolRound("bash", { command: "npm test" }, text)))).toBe("repeat");
+    expect(
+      kindAt((b) => {
+        for (const text of outputs) b.toolRound("bash", { command: "npm test" }, text);
+      }),
+    ).toBe("repeat");
   });
 
   it("argument key order and formatting do not make a different call; a different file or offset does", () => {
