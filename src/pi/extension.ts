@@ -7,6 +7,7 @@ import { untilIdle } from "./idle.js";
 import { LiveState } from "./live-state.js";
 import { decisionForNewRequest, endedCleanly, markerFor, stallStopFor } from "./recovery-hooks.js";
 import { SettleGate } from "./settle-gate.js";
+import { toolLoopPlugin } from "./tool-loop-guard.js";
 
 function withoutScopes(state: KitState, scopes: readonly string[]): KitState {
   const denials = { ...state.denials };
@@ -134,6 +135,7 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       }
     });
 
+    toolLoopPlugin(pi, kit);
     for (const plugin of options.plugins ?? []) plugin(pi, kit);
   };
 }
