@@ -44,7 +44,7 @@ describe("tool-call loops on the real host (0.73, SDK)", () => {
     const stops = kitMessages(entries, KIT.toolLoopStop);
     expect(stops).toHaveLength(1);
     expect(String(stops[0]?.content)).toMatch(new RegExp(`^${TOOL_LOOP_STOP_CODE}`));
-    expect((stops[0]?.details as { markerId: string }).markerId).toBe(markers[0]?.id);
+    expect(stops[0]?.details).toMatchObject({ markerId: markers[0]?.id });
     // The run ended: after the stop, the only reply is the aborted one; no further tool call was made.
     const kinds = (entries as Entry[]).map((e) =>
       e.type === "message" ? `${e.message?.role}:${e.message?.stopReason ?? ""}` : `${e.type}:${e.customType ?? ""}`,
