@@ -20,13 +20,25 @@ interface ToolResultEvent {
  * Live tool-loop recovery. When a tool result completes a loop, the first time in a user request, a visible loop
  * marker is steered in before the next model request. A call that continues the loop after that marker is refused
  * (an error result, code TOOL_LOOP_REFUSED, not retryable), STALLED_REPEATED_TOOL_CALLS is steered in after it and
- * the run is aborted, so the model is not asked again. A cancelled run starts nothing.
+ * the run is aborted before the next model request. A cancelled run starts nothing.
  */
 export const toolLoopPlugin: KitPlugin = (pi: ExtensionAPI, kit) => {
   /** A marker or stop was steered and is not in the session yet: never send a second one for the same loop. */
   let steered = false;
+  /** A call was refused: abort before the model is asked again (aborting inside `tool_call` would replace the
+   * refusal with the host's own "aborted" result on 1.x). */
+  let stopPending = false;
   pi.on("turn_start", () => {
     steered = false;
+  });
+  pi.on("context", (_event, ctx) => {
+    if (!stopPending) return undefined;
+    stopPending = false;
+    ctx.abort();
+    return undefined;
+  });
+  pi.on("agent_end", () => {
+    stopPending = false;
   });
 
   pi.on("tool_result", (event, ctx) => {
@@ -64,7 +76,7 @@ export const toolLoopPlugin: KitPlugin = (pi: ExtensionAPI, kit) => {
         steered = true;
         pi.sendMessage(stop, { deliverAs: "steer" });
       }
-      ctx.abort();
+      stopPending = true;
       const call = describeCall({ tool: event.toolName, args: event.input });
       return {
         block: true,

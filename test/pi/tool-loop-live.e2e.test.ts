@@ -1,6 +1,4 @@
 import "../helpers/faux-env.js";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT, TOOL_LOOP_PREFIX, TOOL_LOOP_REFUSED, TOOL_LOOP_STOP_CODE } from "../../reducers/contract/kit-entries.js";
 import { createKitExtension } from "../../src/pi/kit-extension.js";
@@ -65,10 +63,7 @@ describe("tool-call loops on the real host (0.73, SDK)", () => {
       files: { "build.log": "compiled 0 modules\n" },
       extensionFactories: [createKitExtension()],
     });
-    const poll = (n: number) => (_request: unknown) => {
-      writeFileSync(join(h.cwd, "build.log"), `compiled ${n} modules\n`);
-      return readStep("build.log");
-    };
+    const poll = (n: number) => ({ ...readStep("build.log"), files: { "build.log": `compiled ${n} modules\n` } });
     h.script([...Array.from({ length: 6 }, (_, i) => poll(i + 1)), { text: "The build is done." }]);
     await h.prompt("Wait until the build log says it is done.");
     const entries = h.entries();
