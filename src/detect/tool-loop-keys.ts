@@ -30,6 +30,11 @@ export function callKey(tool: string, args: unknown): string {
 }
 
 const VOLATILE: readonly [RegExp, string][] = [
+  // Values of JSON or key=value fields named for times, durations and process ids.
+  [
+    /("?\b[\w-]*(?:duration|elapsed|took|latency|timestamp|time|date|started|finished|ended|uptime|pid)[\w-]*"?\s*[:=]\s*)("[^"\n]*"|[\d.]+[a-zµ]*)/gi,
+    "$1<v>",
+  ],
   [/\u001b\[[0-9;?]*[A-Za-z]/g, ""],
   [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, "<time>"],
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g, "<time>"],
@@ -92,7 +97,7 @@ export function resultKey(result: ToolResultRef): string {
 const BUILD_OR_TEST =
   /\b(?:test|tests|build|check|lint|tsc|make|cargo|pytest|jest|vitest|mocha|go|npm|pnpm|yarn|bun|gradle|mvn|dotnet|ctest|compile)\b|_test\b|_build\b/i;
 const FAILURE_TEXT =
-  /\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\bFAIL(?:ED|URE)?\b|\bBUILD FAILED\b|\berror TS\d+|\bnpm ERR!|\berror\[E\d+\]|exit(?:ed)?(?: with)? (?:code|status) [1-9]|\bTests?:\s+\d+ failed|\bCompilation failed\b/;
+  /\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\bFAIL(?:ED|URE)?\b|\bBUILD FAILED\b|\berror TS\d+|\bnpm ERR!|\berror\[E\d+\]|exit(?:ed)?(?: with)? (?:code|status) [1-9]|\bTests?:\s+[1-9]\d* failed|\bCompilation failed\b/;
 
 function commandOf(args: unknown): string {
   if (typeof args !== "object" || args === null) return "";
