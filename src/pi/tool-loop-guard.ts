@@ -58,6 +58,8 @@ export const toolLoopPlugin: KitPlugin = (pi: ExtensionAPI, kit) => {
       if (toolLoopDecision(state.toolLoop) !== "mark") return undefined;
       const marker = markerForLoop(state.toolLoop, state.request.currentRequestId);
       if (!marker) return undefined;
+      // The result in hand is not an entry yet: name only the entries the session has.
+      marker.details.loop.entryIds = marker.details.loop.entryIds.filter((id) => id !== result.entryId);
       steered = true;
       pi.sendMessage(marker, { deliverAs: "steer" });
     } catch (error) {
