@@ -1,5 +1,8 @@
 import { expect } from "vitest";
 import { KIT, TOOL_LOOP_PREFIX, TOOL_LOOP_REFUSED, TOOL_LOOP_STOP_CODE } from "../../reducers/contract/kit-entries.js";
+import { toolLoopReport } from "../../reducers/tool-loop.js";
+import { foldTree } from "../../src/fold/session-fold.js";
+import { loadSessionText } from "../../src/session.js";
 import type { FauxRequest, FauxStep } from "./faux-common.js";
 
 /** The two live tool-loop scenarios, shared by the host lines: a model repeating a read, a model polling a log. */
@@ -65,6 +68,13 @@ export function expectMarkerRefusalStop(all: Record<string, unknown>[], requests
   const stop = entries.find((e) => e.customType === KIT.toolLoopStop);
   expect(String(stop?.content)).toMatch(new RegExp(`^${TOOL_LOOP_STOP_CODE}`));
   expect(stop).toMatchObject({ details: { markerId: (marker as { id?: string } | undefined)?.id } });
+  const ids = new Set(all.map((e) => e.id));
+  const named = (marker as { details?: { loop?: { entryIds?: string[] } } }).details?.loop?.entryIds ?? [];
+  expect(named.length).toBeGreaterThanOrEqual(7);
+  expect(named.every((id) => ids.has(id))).toBe(true);
+  // Offline, the saved session still reports the loop the stop named.
+  const { tree } = loadSessionText("loop.jsonl", all.map((e) => JSON.stringify(e)).join("\n"));
+  expect(toolLoopReport(foldTree(tree).stateAt(tree.activeLeafId).toolLoop)?.kind).toBe("repeat");
 }
 
 /** Six reads of a log that changed each time, then the answer: no kit message, no refusal. */
