@@ -1,6 +1,7 @@
 import type { KitEvent } from "./contract/events.js";
 import { denialsReducer, initialDenials } from "./denials.js";
 import { fileIssuesReducer, initialFileIssues } from "./file-issues.js";
+import { initialInputs, inputsReducer } from "./inputs.js";
 import { createRecoveryReducer, initialRecovery, type StallDetector } from "./recovery.js";
 import { initialRequest, requestReducer } from "./request.js";
 import { initialSession, sessionReducer } from "./session.js";
@@ -25,6 +26,7 @@ export function createRootReducer(detector: StallDetector, loopDetector: ToolLoo
     verification: initialVerification(),
     recovery: initialRecovery(detector),
     toolLoop: initialToolLoop(),
+    inputs: initialInputs(),
   };
   return {
     initialState: () => initial,
@@ -36,6 +38,7 @@ export function createRootReducer(detector: StallDetector, loopDetector: ToolLoo
       const verification = verificationReducer(state.verification, event);
       const recovery = recoveryReducer(state.recovery, event, request.currentRequestId);
       const toolLoop = toolLoopReducer(state.toolLoop, event, request.currentRequestId);
+      const inputs = inputsReducer(state.inputs, event);
       const unchanged =
         request === state.request &&
         session === state.session &&
@@ -43,10 +46,11 @@ export function createRootReducer(detector: StallDetector, loopDetector: ToolLoo
         fileIssues === state.fileIssues &&
         verification === state.verification &&
         recovery === state.recovery &&
-        toolLoop === state.toolLoop;
+        toolLoop === state.toolLoop &&
+        inputs === state.inputs;
       return unchanged
         ? state
-        : Object.freeze({ session, request, denials, fileIssues, verification, recovery, toolLoop });
+        : Object.freeze({ session, request, denials, fileIssues, verification, recovery, toolLoop, inputs });
     },
   };
 }

@@ -112,6 +112,12 @@ export interface ToolLoopSlice {
   stopped: ToolLoopReport | null;
 }
 
+/** Request inputs that are not in the transcript, as last recorded on the branch. */
+export interface InputsSlice {
+  /** Root guidance text (labelled project data) the view puts first, or null. */
+  guidance: string | null;
+}
+
 export interface KitState {
   session: SessionSlice;
   request: RequestSlice;
@@ -120,4 +126,5 @@ export interface KitState {
   verification: VerificationSlice;
   recovery: RecoverySlice;
   toolLoop: ToolLoopSlice;
+  inputs: InputsSlice;
 }

@@ -2,6 +2,8 @@ import type {
   CompletionReportDetails,
   PolicyAllowedData,
   RecoveryMarkerDetails,
+  RequestDigestData,
+  RootGuidanceData,
   StallStopDetails,
   ToolLoopMarkerDetails,
   ToolLoopStopDetails,
@@ -16,7 +18,9 @@ export type KitRecord =
   | { type: "verificationIncomplete"; details: VerificationIncompleteDetails }
   | { type: "policyAllowed"; data: PolicyAllowedData }
   | { type: "toolLoopMarker"; details: ToolLoopMarkerDetails }
-  | { type: "toolLoopStop"; details: ToolLoopStopDetails };
+  | { type: "toolLoopStop"; details: ToolLoopStopDetails }
+  | { type: "rootGuidance"; data: RootGuidanceData }
+  | { type: "requestDigest"; data: RequestDigestData };
 
 /** One tool call of an assistant message, as the model wrote it. */
 export interface ToolCallRef {

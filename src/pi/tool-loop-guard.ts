@@ -6,7 +6,7 @@ import { callKey } from "../detect/tool-loop-keys.js";
 import { kitReducer } from "../fold/kit-reducer.js";
 import { describeCall } from "../kit/host-messages.js";
 import { markerForLoop, stopForLoop } from "../kit/tool-loop-marker.js";
-import type { KitPlugin } from "./extension.js";
+import type { KitPlugin } from "./kit-hooks.js";
 
 interface ToolResultEvent {
   toolCallId: string;
@@ -89,4 +89,5 @@ export const toolLoopPlugin: KitPlugin = (pi: ExtensionAPI, kit) => {
       return undefined;
     }
   });
+  return {};
 };

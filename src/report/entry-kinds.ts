@@ -35,6 +35,8 @@ const KIT_NAMES: Record<KitRecord["type"], string> = {
   policyAllowed: "kit: policy allowed",
   toolLoopMarker: "kit: tool-loop marker",
   toolLoopStop: "kit: tool-loop stop",
+  rootGuidance: "kit: root guidance",
+  requestDigest: "kit: request digest",
 };
 
 export const PREVIEW_CHARS = 100;

@@ -229,7 +229,7 @@ describe("help text", () => {
         inspect  Header, entry counts, tree shape and diagnostics of session files (never writes).
         replay   Replay branches through the reducers and print each branch's state (never writes).
         view     Show what the model would be sent for a leaf: the recovery view when the branch has an anchor.
-        check    Check the projection invariants on every branch of every session file (a folder is searched).
+        check    Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).
         detect   Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.
         recover  Append a recovery or loop marker to a stalled session (after a backup and an idle check) so the next run recovers.
         report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
