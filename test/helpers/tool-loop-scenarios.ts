@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "vitest";
 import { KIT, TOOL_LOOP_PREFIX, TOOL_LOOP_REFUSED, TOOL_LOOP_STOP_CODE } from "../../reducers/contract/kit-entries.js";
 import { toolLoopReport } from "../../reducers/tool-loop.js";
+import { runCli } from "../../src/cli/run.js";
 import { foldTree } from "../../src/fold/session-fold.js";
 import { loadSessionText } from "../../src/session.js";
 import type { FauxRequest, FauxStep } from "./faux-common.js";
@@ -75,6 +79,18 @@ export function expectMarkerRefusalStop(all: Record<string, unknown>[], requests
   // Offline, the saved session still reports the loop the stop named.
   const { tree } = loadSessionText("loop.jsonl", all.map((e) => JSON.stringify(e)).join("\n"));
   expect(toolLoopReport(foldTree(tree).stateAt(tree.activeLeafId).toolLoop)?.kind).toBe("repeat");
+}
+
+/** `context-kit check` on the saved session: every recorded request's view is reproduced offline (marker included). */
+export async function expectCheckClean(all: Record<string, unknown>[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "ck-loop-check-"));
+  try {
+    writeFileSync(join(dir, "loop.jsonl"), `${all.map((e) => JSON.stringify(e)).join("\n")}\n`);
+    const out = await runCli(["check", "loop.jsonl", "--json"], { cwd: dir });
+    expect(out.exitCode, out.stdout).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Six reads of a log that changed each time, then the answer: no kit message, no refusal. */

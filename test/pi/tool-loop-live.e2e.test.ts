@@ -5,6 +5,7 @@ import { createKitExtension } from "../../src/pi/kit-extension.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
 import { cleanupFauxHarnesses, createFauxHarness } from "../helpers/faux-sdk.js";
 import {
+  expectCheckClean,
   expectMarkerRefusalStop,
   expectNoLoop,
   type LoopScenario,
@@ -25,6 +26,7 @@ describe("tool-call loops on the real host, 0.73 SDK", () => {
     h.script(REPEAT.script);
     await h.prompt(REPEAT.prompt);
     expectMarkerRefusalStop(h.entries(), h.requests);
+    await expectCheckClean(h.entries());
     expect(h.lastText()).not.toBe("unreachable");
     await h.dispose();
   });
@@ -55,6 +57,7 @@ describe("tool-call loops with pi-context on the 0.73 CLI (print mode)", () => {
     const r = await run(REPEAT);
     expect(r.stderr).not.toMatch(/context-kit\]/);
     expectMarkerRefusalStop(r.entries(), r.requests);
+    await expectCheckClean(r.entries());
     expect(r.exitCode).toBe(1);
   });
 
