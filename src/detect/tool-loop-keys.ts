@@ -2,15 +2,14 @@ import { FILE_ISSUE_CODES } from "../../reducers/contract/tool-details.js";
 import type { ToolResultRef } from "../../reducers/state.js";
 
 /**
- * Canonical forms for the tool-loop detector. A call is its tool name and arguments with key order and formatting
- * ignored (strings trimmed); a result is its text and structured outcome with the parts that change on every run left
+ * Canonical forms for the tool-loop detector. A call is its tool name and arguments compared as data (key order and
+ * JSON formatting ignored; whitespace inside strings counts); a result is its text and structured outcome with the parts that change on every run left
  * out: timestamps, clock times, durations, epoch numbers, temp names, PIDs, ANSI colours, and for the kit's denials
  * everything but the rule that fired (so `previouslyBlocked`, `scopeCount` and the first denial's guidance do not
  * count).
  */
 
 function canonical(value: unknown): unknown {
-  if (typeof value === "string") return value.trim();
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
@@ -94,24 +93,16 @@ export function resultKey(result: ToolResultRef): string {
   return key;
 }
 
-const BUILD_OR_TEST =
-  /\b(?:test|tests|build|check|lint|tsc|make|cargo|pytest|jest|vitest|mocha|go|npm|pnpm|yarn|bun|gradle|mvn|dotnet|ctest|compile)\b|_test\b|_build\b/i;
+const CHECK_TOOL = /(?:^|_)(?:build|test|tests|check|lint)$/i;
 const FAILURE_TEXT =
   /\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\bFAIL(?:ED|URE)?\b|\bBUILD FAILED\b|\berror TS\d+|\bnpm ERR!|\berror\[E\d+\]|exit(?:ed)?(?: with)? (?:code|status) [1-9]|\bTests?:\s+[1-9]\d* failed|\bCompilation failed\b/;
 
-function commandOf(args: unknown): string {
-  if (typeof args !== "object" || args === null) return "";
-  const a = args as Record<string, unknown>;
-  const command = a.command ?? a.cmd ?? a.script;
-  return typeof command === "string" ? command : "";
-}
-
-/** An error result, a check whose details say it failed, or a build/test run whose output reports a failure. */
+/** An error result, or a build/test check (`app_build`, `app_test`, …) whose details or output report a failure. */
 export function failedResult(result: ToolResultRef): boolean {
   if (result.isError) return true;
+  if (!CHECK_TOOL.test(result.tool)) return false;
   const status = detailsOf(result).status;
   if (status === "failed" || status === "error") return true;
-  if (!BUILD_OR_TEST.test(`${result.tool} ${commandOf(result.args)}`)) return false;
   return FAILURE_TEXT.test(resultText(result.content));
 }
 

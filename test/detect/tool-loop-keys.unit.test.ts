@@ -12,8 +12,9 @@ const result = (text: string, over: Partial<ToolResultRef> = {}): ToolResultRef 
 });
 
 describe("canonical calls and results", () => {
-  it("a call ignores key order and surrounding whitespace, not values", () => {
-    expect(callKey("grep", { pattern: "x", path: "src" })).toBe(callKey("grep", { path: " src", pattern: "x " }));
+  it("a call ignores key order, not values (whitespace inside strings counts)", () => {
+    expect(callKey("grep", { pattern: "x", path: "src" })).toBe(callKey("grep", { path: "src", pattern: "x" }));
+    expect(callKey("grep", { pattern: "x", path: "src" })).not.toBe(callKey("grep", { path: " src", pattern: "x" }));
     expect(callKey("grep", { pattern: "x" })).not.toBe(callKey("grep", { pattern: "y" }));
     expect(callKey("read", { path: "a" })).not.toBe(callKey("ls", { path: "a" }));
   });
@@ -33,11 +34,12 @@ describe("canonical calls and results", () => {
     expect(resultKey(result("same"))).not.toBe(resultKey(result("same", { isError: true })));
   });
 
-  it("failing: an error result, a check that says failed, a test run that reports failures; a pass is not", () => {
+  it("failing: an error result, a check whose details or output report a failure; a pass or other text is not", () => {
     expect(failedResult(result("boom", { isError: true }))).toBe(true);
     expect(failedResult(result("done", { tool: "app_test", details: { status: "failed" } }))).toBe(true);
-    expect(failedResult(result("Tests: 2 failed, 5 passed"))).toBe(true);
-    expect(failedResult(result("Tests: 0 failed, 7 passed"))).toBe(false);
+    expect(failedResult(result("Tests: 2 failed, 5 passed", { tool: "app_test" }))).toBe(true);
+    expect(failedResult(result("Tests: 0 failed, 7 passed", { tool: "app_test" }))).toBe(false);
+    expect(failedResult(result("Tests: 2 failed, 5 passed", { tool: "bash" }))).toBe(false);
     expect(failedResult(result("FAIL in the file name", { tool: "read", args: { path: "notes.md" } }))).toBe(false);
   });
 
