@@ -52,7 +52,7 @@ describe("tool loops offline", () => {
 
   it("replay shows the loop on the branch", async () => {
     const { doc } = await json(["replay", looping]);
-    expect(doc.branches[0].toolLoop).toMatchObject({ loop: { kind: "repeat" }, markerId: null, markersThisRequest: 0 });
+    expect(doc.files[0].branches[0].toolLoop).toMatchObject({ loop: { kind: "repeat" }, markerId: null, markersThisRequest: 0 });
   });
 
   it("recover appends a loop marker once, keeping the original bytes; then the leaf is marked", async () => {
@@ -72,7 +72,7 @@ describe("tool loops offline", () => {
     expect(again.doc.recovered).toBe(false);
     expect(readFileSync(path).length).toBe(after.length);
     const replay = await json(["replay", looping]);
-    expect(replay.doc.branches[0].toolLoop.markerId).toBe(appended.id);
+    expect(replay.doc.files[0].branches[0].toolLoop.markerId).toBe(appended.id);
   });
 
   it("report marks leaves that end in a loop", async () => {
