@@ -2,6 +2,8 @@ import { basename } from "node:path";
 import { loadTextFile } from "./file-inspect.js";
 import { fileIssueResult } from "./file-issue-result.js";
 import { grepGlobMatcher } from "./glob.js";
+import { GrepOutput, MAX_LINE_CHARS } from "./grep-output.js";
+import { grepWithRipgrep } from "./grep-ripgrep.js";
 import { inputIssue } from "./issues.js";
 import { guardedPath } from "./path-arg.js";
 import { type GrepParams, grepSchema } from "./schemas.js";
@@ -10,14 +12,6 @@ import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
 import { countArg, type ToolDeps } from "./tool-deps.js";
 import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
 import { walkTree } from "./walk.js";
-
-const MAX_LINE_CHARS = 500;
-
-function clip(line: string): { text: string; cut: boolean } {
-  return line.length > MAX_LINE_CHARS
-    ? { text: `${line.slice(0, MAX_LINE_CHARS)}... [truncated]`, cut: true }
-    : { text: line, cut: false };
-}
 
 function compile(params: GrepParams): RegExp | string {
   const source = params.literal ? params.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : params.pattern;
@@ -49,59 +43,44 @@ export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
       const limit = countArg(params.limit, 100);
       const context = countArg(params.context, 0);
       const globOk = grepGlobMatcher(params.glob);
-      const out: string[] = [];
-      let matches = 0;
-      let linesCut = false;
-
-      const searchText = (label: string, text: string): boolean => {
-        const lines = text.split(/\r\n|\r|\n/);
-        if (lines.length > 1 && lines.at(-1) === "") lines.pop();
-        for (let i = 0; i < lines.length && matches < limit; i++) {
-          if (!regex.test(lines[i] ?? "")) continue;
-          matches++;
-          const from = Math.max(0, i - context);
-          const to = Math.min(lines.length - 1, i + context);
-          for (let j = from; j <= to; j++) {
-            const { text: shown, cut } = clip(lines[j] ?? "");
-            linesCut ||= cut;
-            out.push(j === i ? `${label}:${j + 1}: ${shown}` : `${label}-${j + 1}- ${shown}`);
-          }
-        }
-        return matches < limit;
-      };
+      const out = new GrepOutput(limit, context);
 
       const searchLimits = { ...limits, maxTextBytes: limits.maxSearchFileBytes };
       const target = await ops.stat(decision.path).catch(() => undefined);
       let pruned: string[] = [];
       if (target?.isDirectory()) {
-        const walked = await walkTree(decision.path, deps, signal, async (entry) => {
-          if (entry.kind !== "file" || !globOk(entry.rel, entry.name)) return true;
-          const loaded = await loadTextFile(entry.realPath, ops, searchLimits);
-          return loaded.kind === "text" ? searchText(entry.rel, loaded.text) : true;
-        });
-        pruned = walked.pruned;
+        const viaRg = deps.ripgrep
+          ? await grepWithRipgrep(deps, deps.ripgrep, decision.path, params, globOk, out, signal)
+          : null;
+        if (viaRg) pruned = viaRg.pruned;
+        else {
+          const walked = await walkTree(decision.path, deps, signal, async (entry) => {
+            if (entry.kind !== "file" || !globOk(entry.rel, entry.name)) return true;
+            const loaded = await loadTextFile(entry.realPath, ops, searchLimits);
+            return loaded.kind === "text" ? out.searchText(entry.rel, loaded.text, regex) : true;
+          });
+          pruned = walked.pruned;
+        }
       } else {
         const loaded = await loadTextFile(decision.path, ops, searchLimits);
         if (loaded.kind === "issue") return fileIssueResult(loaded, decision.path, policy.root, "grep");
-        searchText(basename(decision.path), loaded.text);
+        out.searchText(basename(decision.path), loaded.text, regex);
       }
       throwIfAborted(signal);
 
       const details = {
         path: decision.path,
         ...prunedDetails(pruned),
-        ...(matches >= limit ? { matchLimitReached: limit } : {}),
+        ...(out.full ? { matchLimitReached: limit } : {}),
       };
       const skipped = prunedNote(policy.root, pruned);
-      if (matches === 0) return textResult(withNotes("No matches found", [skipped]), details);
-      const capped = capOutput(out);
+      if (out.matches === 0) return textResult(withNotes("No matches found", [skipped]), details);
+      const capped = capOutput(out.lines);
       return textResult(
         withNotes(capped.text, [
-          matches >= limit
-            ? `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern.`
-            : undefined,
+          out.full ? `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern.` : undefined,
           capped.truncated ? `${formatSize(MAX_BYTES)} limit reached.` : undefined,
-          linesCut ? `Some lines truncated to ${MAX_LINE_CHARS} chars. Use read to see full lines.` : undefined,
+          out.linesCut ? `Some lines truncated to ${MAX_LINE_CHARS} chars. Use read to see full lines.` : undefined,
           skipped,
         ]),
         details,
