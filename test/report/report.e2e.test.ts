@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { kitRecordOf } from "../../src/fold/kit-records.js";
 import { loadSession } from "../../src/session.js";
-import { writeLargeSession } from "../../src/synth/large-session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { writeLargeSession } from "../synth/large-session.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = [
