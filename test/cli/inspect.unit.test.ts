@@ -233,7 +233,7 @@ describe("help text", () => {
         detect   Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
         recover  Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.
         report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
-        bench    Benchmark the kit side by side with the host: load, replay, per-request cost, peak memory (ratios).
+        bench    Benchmark the kit side by side with the host and the parse floor: commands, load, replay, per-request cost, memory, folders, grep/find/ls.
 
       Every command takes --json. Exit codes: 0 ok, 1 a check found a problem, 2 bad usage or input.
       Run \`context-kit <command> --help\` for a command's options.

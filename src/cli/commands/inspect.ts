@@ -99,7 +99,9 @@ export const inspectCommand: Command = {
     const result: CommandResultWithStderr = {
       exitCode,
       json: isSingleFile(positionals, cwd) ? reports[0] : { files: reports },
-      text: reports.map(formatInspect).join("\n\n"),
+      get text() {
+        return reports.map(formatInspect).join("\n\n");
+      },
     };
     if (unusable.length > 0) result.stderr = unusable.map(notASession).join("");
     return result;

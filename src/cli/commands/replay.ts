@@ -67,7 +67,13 @@ export const replayCommand: Command = {
       const session = loadInput(path, shown);
       if (leaf !== undefined && !session.tree.get(leaf)) throw new UsageError(`no entry ${leaf} in ${shown}`);
       const report = replaySession(shown, session, leaf === undefined ? undefined : [leaf]);
-      return { exitCode: session.log.unusable ? 2 : 0, json: report, text: formatReplay(report) };
+      return {
+        exitCode: session.log.unusable ? 2 : 0,
+        json: report,
+        get text() {
+          return formatReplay(report);
+        },
+      };
     }
     if (leaf !== undefined) throw new UsageError("--leaf needs exactly one session file");
     const paths = expandInputs(positionals, cwd);

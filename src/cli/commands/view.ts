@@ -56,6 +56,13 @@ export const viewCommand: Command = {
       omitted: v.omitted,
       tokensEstimate: v.tokensEstimate,
     };
-    return { exitCode: log.unusable ? 2 : 0, json: report, text: formatView(report) };
+    // The text is built only when printed: --json never pays for a preview of every message.
+    return {
+      exitCode: log.unusable ? 2 : 0,
+      json: report,
+      get text() {
+        return formatView(report);
+      },
+    };
   },
 };
