@@ -11,7 +11,36 @@ import { prunedDetails, prunedNote, withNotes } from "./search-notes.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
 import { countArg, type ToolDeps } from "./tool-deps.js";
 import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
-import { walkTree } from "./walk.js";
+import { type WalkEntry, walkTree } from "./walk.js";
+
+/** Files read ahead of the one being searched by the built-in search (the reads overlap in the thread pool). */
+const READ_AHEAD = 8;
+
+/**
+ * Maps `items` through `load` with up to `window` loads in flight, handing results to `consume` in the items' order;
+ * `false` from `consume` stops (loads already started finish unread).
+ */
+async function inOrder<T, R>(
+  items: readonly T[],
+  load: (item: T) => Promise<R>,
+  consume: (item: T, result: R) => boolean,
+  window: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const pending: Promise<R>[] = [];
+  let next = 0;
+  for (let i = 0; i < items.length; i++) {
+    while (next < items.length && next < i + window) {
+      const loading = load(items[next++] as T);
+      // Handled here so a failure ahead of the reader is never reported as unhandled; awaiting it still throws.
+      loading.catch(() => {});
+      pending.push(loading);
+    }
+    throwIfAborted(signal);
+    const result = await (pending.shift() as Promise<R>);
+    if (!consume(items[i] as T, result)) break;
+  }
+}
 
 function compile(params: GrepParams): RegExp | string {
   const source = params.literal ? params.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : params.pattern;
@@ -54,11 +83,19 @@ export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
           : null;
         if (viaRg) pruned = viaRg.pruned;
         else {
-          const walked = await walkTree(decision.path, deps, signal, async (entry) => {
-            if (entry.kind !== "file" || !globOk(entry.rel, entry.name)) return true;
-            const loaded = await loadTextFile(entry.realPath, ops, searchLimits);
-            return loaded.kind === "text" ? out.searchText(entry.rel, loaded.text, regex) : true;
+          // Walk first (names only), then read the files several at a time, searching them in walk order.
+          const files: WalkEntry[] = [];
+          const walked = await walkTree(decision.path, deps, signal, (entry) => {
+            if (entry.kind === "file" && globOk(entry.rel, entry.name)) files.push(entry);
+            return true;
           });
+          await inOrder(
+            files,
+            (entry) => loadTextFile(entry.realPath, ops, searchLimits),
+            (entry, loaded) => (loaded.kind === "text" ? out.searchText(entry.rel, loaded.text, regex) : true),
+            READ_AHEAD,
+            signal,
+          );
           pruned = walked.pruned;
         }
       } else {
