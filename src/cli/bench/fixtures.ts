@@ -33,16 +33,16 @@ export const FULL_PLAN: BenchPlan = {
   quick: false,
   sizes: [1_000, 10_000, 100_000],
   tree: { entries: 10_000, leaves: 25 },
-  loadReps: (n) => (n >= 100_000 ? 5 : n >= 10_000 ? 9 : 15),
-  replayReps: 9,
+  loadReps: (n) => (n >= 100_000 ? 3 : n >= 10_000 ? 5 : 9),
+  replayReps: 7,
   requests: 500,
   requestBudgetMs: 20_000,
   cloneReps: (n) => (n >= 100_000 ? 3 : n >= 10_000 ? 9 : 21),
   commandReps: 3,
   realReps: 7,
-  folder: { files: 1_000, distinct: 40, reps: 3 },
+  folder: { files: 1_000, distinct: 40, reps: 2 },
   treeFiles: Number.POSITIVE_INFINITY,
-  toolReps: 5,
+  toolReps: 3,
 };
 
 export const QUICK_PLAN: BenchPlan = {
