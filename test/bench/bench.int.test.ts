@@ -51,7 +51,7 @@ describe("context-kit bench --quick --check --json", () => {
     }
     expect(doc.commands.rows.map((r: { name: string }) => r.name)).toEqual([
       "inspect --json",
-      "replay --all --json",
+      "replay --json",
       "check --json",
       "detect --json",
       "view --json",

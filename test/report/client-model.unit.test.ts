@@ -23,7 +23,11 @@ function viewIds(session: LoadedSession, leafId: string) {
     source.set(m, v.host.sources[i] as string);
   });
   for (const e of session.tree.pathTo(leafId)) if (e.type === "message") source.set(e.message, e.id);
-  return { ids: v.messages.map((m) => source.get(m)), omitted: v.omitted, anchorIndex: v.anchorIndex };
+  // The page lists entries: the request-local guidance and reminder the view adds are not entries of the session.
+  const added = new Set<AgentMessage | null>([v.added.guidance, v.added.reminder]);
+  const shift = v.added.guidance && v.anchorIndex >= 0 ? 1 : 0;
+  const ids = v.messages.filter((m) => !added.has(m)).map((m) => source.get(m));
+  return { ids, omitted: v.omitted, anchorIndex: v.anchorIndex - shift };
 }
 
 /** The client's state at every entry and projection of every leaf equal the server's fold and view. */
@@ -74,7 +78,8 @@ describe("the client script's decoding of the page model", () => {
     const d = client.decodeModel(model);
     const states = client.makeStates(d);
     const replay = JSON.parse(readFileSync(join(SAMPLES, name.replace(".jsonl", ".replay.json")), "utf8"));
-    for (const branch of replay.branches) expect(states.summaryAt(d.ids.indexOf(branch.leafId))).toEqual(branch.state);
+    for (const branch of replay.files[0].branches)
+      expect(states.summaryAt(d.ids.indexOf(branch.leafId))).toEqual(branch.state);
     const view = JSON.parse(readFileSync(join(SAMPLES, name.replace(".jsonl", ".view.json")), "utf8"));
     const active = client.makeProjections(d)(d.activeLeaf);
     expect(active?.view).toHaveLength(view.messages.length);

@@ -11,7 +11,7 @@ interface CommandSpec {
 
 export const COMMANDS: readonly CommandSpec[] = [
   { name: "inspect --json", args: (f) => ["inspect", f, "--json"], target: 1.5 },
-  { name: "replay --all --json", args: (f) => ["replay", f, "--all", "--json"], target: 1.5 },
+  { name: "replay --json", args: (f) => ["replay", f, "--json"], target: 1.5 },
   { name: "check --json", args: (f) => ["check", f, "--json"], target: 1.5 },
   { name: "detect --json", args: (f) => ["detect", f, "--json"], target: 2 },
   { name: "view --json", args: (f) => ["view", f, "--json"], target: 2 },
