@@ -26,7 +26,7 @@ if (side === "floor" && rest[0] !== undefined) {
 } else if (side === "kit") {
   const { runCli } = await import("../run.js");
   work = async () => {
-    const out = await runCli(rest, { cwd: process.cwd() });
+    const out = await runCli(rest, { cwd: process.cwd(), stdout: (chunk) => writeSync(1, chunk) });
     if (out.exitCode > 1) throw new Error(`${rest.join(" ")} exited ${out.exitCode}: ${out.stderr}`);
     if (out.stdout) writeSync(1, out.stdout);
     return out.stdout.length;
