@@ -154,7 +154,7 @@ export function formatBench(doc: BenchDocument): string {
   out.push(...table(reqRows).map((l) => `  ${l}`));
   const g = doc.foldGrowth;
   out.push(
-    `  fold median at ${g.to} / at ${g.from}: ${fmtRatio(g.ratio)}  (${verdict(doc, "foldGrowth")}); on the anchored branch (fold⚓): ${fmtRatio(g.anchoredRatio)}`,
+    `  fold median at ${g.to} / at ${g.from}: ${fmtRatio(g.ratio)}  (${verdict(doc, "foldGrowth")}); on the anchored branch (fold⚓): ${fmtRatio(g.anchoredRatio)}; the whole hook (pass): ${fmtRatio(g.hookRatio)}  (${verdict(doc, "hookGrowth")})`,
     `  reducer calls per request: ${doc.perRequest.map((p) => p.reductionsPerRequest.toFixed(2)).join(", ")}; requests timed (pass/view, at most ${doc.perRequest[0]?.requests ?? 0}, fewer when a case ran out of time): ${doc.perRequest.map((p) => `${p.name} ${p.passThrough.samples}/${p.recoveryView.samples}`).join(", ")}`,
     "  pass = the whole hook when no projection applies (returns without touching the messages); view = the whole hook",
     "  on an anchored branch (fold, find the marker, recovery view); both include recording the request digest, and",

@@ -49,7 +49,8 @@ export interface BenchDocument {
    * The fold's median at the largest branch over its median at the smallest (target ≤ 1.5); `anchoredRatio` is the
    * same for the fold on the anchored branch (after a recovery view of the whole branch).
    */
-  foldGrowth: { from: string; to: string; ratio: number; anchoredRatio: number };
+  /** `hookRatio`: the same for the whole hook when no projection applies (pass). */
+  foldGrowth: { from: string; to: string; ratio: number; anchoredRatio: number; hookRatio: number };
   /** Each offline command on the largest file as a whole process, against the parse floor and the host's load. */
   commands: CommandsResult;
   /** Folder commands over many sessions, against the floor on every core. */
@@ -130,6 +131,7 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
       to: last.name,
       ratio: ratio(last.fold.medianMs, first.fold.medianMs),
       anchoredRatio: ratio(last.foldAnchored.medianMs, first.foldAnchored.medianMs),
+      hookRatio: ratio(last.passThrough.medianMs, first.passThrough.medianMs),
     };
 
     const largest = fixtures.largest;
@@ -163,6 +165,7 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
     for (const row of perRequest) ratios[`perRequest.${row.name}.rewrite`] = row.rewriteRatio;
     ratios.foldGrowth = foldGrowth.ratio;
     ratios.foldGrowthAnchored = foldGrowth.anchoredRatio;
+    ratios.hookGrowth = foldGrowth.hookRatio;
     for (const tool of ["grep", "find", "ls"] as const) {
       const r = fileTools.totals[tool].ratio;
       if (r !== null) ratios[`tools.${tool}`] = r;

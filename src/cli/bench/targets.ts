@@ -34,7 +34,7 @@ export function targetResults(r: {
   load: LoadRow[];
   replay: ReplayResult;
   perRequest: PerRequestRow[];
-  foldGrowth: { from: string; to: string; ratio: number; anchoredRatio: number };
+  foldGrowth: { from: string; to: string; ratio: number; anchoredRatio: number; hookRatio: number };
   commands: CommandsResult;
   fileTools: FileToolsResult;
 }): Target[] {
@@ -62,6 +62,14 @@ export function targetResults(r: {
       r.foldGrowth.ratio,
       BENCH_TARGETS.foldGrowth,
       `per-request fold median at ${r.foldGrowth.to} / at ${r.foldGrowth.from}`,
+    ),
+  );
+  out.push(
+    target(
+      "hookGrowth",
+      r.foldGrowth.hookRatio,
+      BENCH_TARGETS.foldGrowth,
+      `whole context hook (pass) median at ${r.foldGrowth.to} / at ${r.foldGrowth.from}: flat in transcript length`,
     ),
   );
   for (const row of r.perRequest) {
