@@ -29,7 +29,6 @@ export { type HostPackage, resolveHost } from "./pi/host.js";
 export { createKitExtension, type KitExtensionOptions } from "./pi/kit-extension.js";
 export { createPolicy, loadRootGuidance, type Policy } from "./policy/index.js";
 export { type LoadedSession, loadSession, loadSessionText } from "./session.js";
-export { SessionBuilder } from "./synth/session-builder.js";
 export { createGuardedTools, loadHostCapabilities, resultNeedsErrorFlag } from "./tools/index.js";
 export { buildHostContext, type HostContext } from "./tree/host-context.js";
 export { SessionTree } from "./tree/session-tree.js";

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as kit from "../src/index.js";
+import { SessionBuilder } from "./synth/session-builder.js";
 
 describe("the public API", () => {
   it("reads, folds, views and checks a session through src/index.ts alone", () => {
-    const b = new kit.SessionBuilder();
+    const b = new SessionBuilder();
     b.user("Describe the scenarios.");
     for (let i = 0; i < 3; i++) b.assistant("Let me check the compiler errors first.");
     const file = join(mkdtempSync(join(tmpdir(), "ck-api-")), "s.jsonl");

@@ -1,18 +1,39 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { packageRoot } from "../package-root.js";
 import { KNOWN_ENTRY_TYPES } from "./entry-types.js";
 
 const BASE = "https://pi-context-kit.dev/schemas/";
+const require = createRequire(import.meta.url);
 
 let ajv: Ajv2020 | undefined;
 /** Compiled validators by schema file, then by `$defs` name ("" for the whole file): no key is built per lookup. */
 const validators = new Map<string, Map<string, ValidateFunction>>();
 
+type Precompiled = { byKey: Record<string, string> } & Record<string, ValidateFunction>;
+let precompiled: Precompiled | null | undefined;
+
+/**
+ * The validators `npm run build` compiled from `schemas/` (scripts/build-validators.mjs): a process that uses them
+ * neither loads ajv nor compiles a schema. Null when running from the sources, which compile with ajv instead.
+ */
+function built(): Precompiled | null {
+  if (precompiled === undefined) {
+    try {
+      precompiled = require("./schema-validators.cjs") as Precompiled;
+    } catch {
+      precompiled = null;
+    }
+  }
+  return precompiled;
+}
+
 function instance(): Ajv2020 {
   if (ajv) return ajv;
-  ajv = new Ajv2020({ strict: false, allErrors: false });
+  const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  ajv = new Ajv({ strict: false, allErrors: false });
   const dir = join(packageRoot(), "schemas");
   for (const name of readdirSync(dir).sort()) {
     if (name.endsWith(".schema.json")) ajv.addSchema(JSON.parse(readFileSync(join(dir, name), "utf8")));
@@ -28,12 +49,16 @@ export function validator(file: string, name?: string): ValidateFunction {
     validators.set(file, byName);
   }
   let fn = byName.get(name ?? "");
+  if (fn) return fn;
+  const compiled = built();
+  const exported = compiled?.byKey[`${file}#${name ?? ""}`];
+  fn = exported === undefined ? undefined : compiled?.[exported];
   if (!fn) {
     const ref = name === undefined ? BASE + file : `${BASE}${file}#/$defs/${name}`;
     fn = instance().getSchema(ref);
     if (!fn) throw new Error(`pi-context-kit: no schema ${ref}`);
-    byName.set(name ?? "", fn);
   }
+  byName.set(name ?? "", fn);
   return fn;
 }
 

@@ -2,6 +2,8 @@ import { basename } from "node:path";
 import { loadTextFile } from "./file-inspect.js";
 import { fileIssueResult } from "./file-issue-result.js";
 import { grepGlobMatcher } from "./glob.js";
+import { GrepOutput, MAX_LINE_CHARS } from "./grep-output.js";
+import { grepWithRipgrep } from "./grep-ripgrep.js";
 import { inputIssue } from "./issues.js";
 import { guardedPath } from "./path-arg.js";
 import { type GrepParams, grepSchema } from "./schemas.js";
@@ -9,14 +11,35 @@ import { prunedDetails, prunedNote, withNotes } from "./search-notes.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
 import { countArg, type ToolDeps } from "./tool-deps.js";
 import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
-import { walkTree } from "./walk.js";
+import { type WalkEntry, walkTree } from "./walk.js";
 
-const MAX_LINE_CHARS = 500;
+/** Files read ahead of the one being searched by the built-in search (the reads overlap in the thread pool). */
+const READ_AHEAD = 8;
 
-function clip(line: string): { text: string; cut: boolean } {
-  return line.length > MAX_LINE_CHARS
-    ? { text: `${line.slice(0, MAX_LINE_CHARS)}... [truncated]`, cut: true }
-    : { text: line, cut: false };
+/**
+ * Maps `items` through `load` with up to `window` loads in flight, handing results to `consume` in the items' order;
+ * `false` from `consume` stops (loads already started finish unread).
+ */
+async function inOrder<T, R>(
+  items: readonly T[],
+  load: (item: T) => Promise<R>,
+  consume: (item: T, result: R) => boolean,
+  window: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const pending: Promise<R>[] = [];
+  let next = 0;
+  for (let i = 0; i < items.length; i++) {
+    while (next < items.length && next < i + window) {
+      const loading = load(items[next++] as T);
+      // Handled here so a failure ahead of the reader is never reported as unhandled; awaiting it still throws.
+      loading.catch(() => {});
+      pending.push(loading);
+    }
+    throwIfAborted(signal);
+    const result = await (pending.shift() as Promise<R>);
+    if (!consume(items[i] as T, result)) break;
+  }
 }
 
 function compile(params: GrepParams): RegExp | string {
@@ -49,59 +72,52 @@ export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
       const limit = countArg(params.limit, 100);
       const context = countArg(params.context, 0);
       const globOk = grepGlobMatcher(params.glob);
-      const out: string[] = [];
-      let matches = 0;
-      let linesCut = false;
-
-      const searchText = (label: string, text: string): boolean => {
-        const lines = text.split(/\r\n|\r|\n/);
-        if (lines.length > 1 && lines.at(-1) === "") lines.pop();
-        for (let i = 0; i < lines.length && matches < limit; i++) {
-          if (!regex.test(lines[i] ?? "")) continue;
-          matches++;
-          const from = Math.max(0, i - context);
-          const to = Math.min(lines.length - 1, i + context);
-          for (let j = from; j <= to; j++) {
-            const { text: shown, cut } = clip(lines[j] ?? "");
-            linesCut ||= cut;
-            out.push(j === i ? `${label}:${j + 1}: ${shown}` : `${label}-${j + 1}- ${shown}`);
-          }
-        }
-        return matches < limit;
-      };
+      const out = new GrepOutput(limit, context);
 
       const searchLimits = { ...limits, maxTextBytes: limits.maxSearchFileBytes };
       const target = await ops.stat(decision.path).catch(() => undefined);
       let pruned: string[] = [];
       if (target?.isDirectory()) {
-        const walked = await walkTree(decision.path, deps, signal, async (entry) => {
-          if (entry.kind !== "file" || !globOk(entry.rel, entry.name)) return true;
-          const loaded = await loadTextFile(entry.realPath, ops, searchLimits);
-          return loaded.kind === "text" ? searchText(entry.rel, loaded.text) : true;
-        });
-        pruned = walked.pruned;
+        const viaRg = deps.ripgrep
+          ? await grepWithRipgrep(deps, deps.ripgrep, decision.path, params, globOk, out, signal)
+          : null;
+        if (viaRg) pruned = viaRg.pruned;
+        else {
+          // Walk first (names only), then read the files several at a time, searching them in walk order.
+          const files: WalkEntry[] = [];
+          const walked = await walkTree(decision.path, deps, signal, (entry) => {
+            if (entry.kind === "file" && globOk(entry.rel, entry.name)) files.push(entry);
+            return true;
+          });
+          await inOrder(
+            files,
+            (entry) => loadTextFile(entry.realPath, ops, searchLimits),
+            (entry, loaded) => (loaded.kind === "text" ? out.searchText(entry.rel, loaded.text, regex) : true),
+            READ_AHEAD,
+            signal,
+          );
+          pruned = walked.pruned;
+        }
       } else {
         const loaded = await loadTextFile(decision.path, ops, searchLimits);
         if (loaded.kind === "issue") return fileIssueResult(loaded, decision.path, policy.root, "grep");
-        searchText(basename(decision.path), loaded.text);
+        out.searchText(basename(decision.path), loaded.text, regex);
       }
       throwIfAborted(signal);
 
       const details = {
         path: decision.path,
         ...prunedDetails(pruned),
-        ...(matches >= limit ? { matchLimitReached: limit } : {}),
+        ...(out.full ? { matchLimitReached: limit } : {}),
       };
       const skipped = prunedNote(policy.root, pruned);
-      if (matches === 0) return textResult(withNotes("No matches found", [skipped]), details);
-      const capped = capOutput(out);
+      if (out.matches === 0) return textResult(withNotes("No matches found", [skipped]), details);
+      const capped = capOutput(out.lines);
       return textResult(
         withNotes(capped.text, [
-          matches >= limit
-            ? `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern.`
-            : undefined,
+          out.full ? `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern.` : undefined,
           capped.truncated ? `${formatSize(MAX_BYTES)} limit reached.` : undefined,
-          linesCut ? `Some lines truncated to ${MAX_LINE_CHARS} chars. Use read to see full lines.` : undefined,
+          out.linesCut ? `Some lines truncated to ${MAX_LINE_CHARS} chars. Use read to see full lines.` : undefined,
           skipped,
         ]),
         details,

@@ -2,6 +2,7 @@ import type { Policy } from "../policy/policy.js";
 import type { DenialTracker } from "./denial-tracker.js";
 import { DEFAULT_READ_LIMITS, type ReadLimits } from "./file-inspect.js";
 import { nodeToolFileOperations, type ToolFileOperations } from "./file-ops.js";
+import { findRipgrep, type RipgrepSetting } from "./ripgrep.js";
 
 export interface ToolLimits extends ReadLimits {
   /** grep skips files larger than this while walking. */
@@ -27,6 +28,11 @@ export interface GuardedToolsOptions {
   limits?: Partial<ToolLimits>;
   /** Directory names grep and find never walk into (not exclusions: no denial, no `pruned`). */
   skipDirNames?: readonly string[];
+  /**
+   * The `rg` binary grep searches directories with (path, or null for the built-in search). Default: the host's
+   * `<agentDir>/bin/rg` or `rg` on PATH, unless `operations` are injected (rg would bypass them).
+   */
+  ripgrep?: RipgrepSetting;
 }
 
 export interface ToolDeps {
@@ -36,6 +42,7 @@ export interface ToolDeps {
   ops: ToolFileOperations;
   limits: ToolLimits;
   skipDirNames: ReadonlySet<string>;
+  ripgrep: string | null;
 }
 
 export function resolveToolDeps(options: GuardedToolsOptions): ToolDeps {
@@ -46,6 +53,7 @@ export function resolveToolDeps(options: GuardedToolsOptions): ToolDeps {
     ops: { ...nodeToolFileOperations, ...options.operations },
     limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
     skipDirNames: new Set(options.skipDirNames ?? [".git", "node_modules"]),
+    ripgrep: options.ripgrep !== undefined ? options.ripgrep : options.operations ? null : findRipgrep(),
   };
 }
 

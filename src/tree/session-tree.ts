@@ -37,6 +37,8 @@ export class SessionTree {
       }
     });
     this.activeLeafId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
+    // A cycle needs a parent link that points to a later line; a file written in order has none.
+    let linksForward = false;
     for (const [id, entry] of this.byId) {
       const parentId = entry.parentId;
       if (parentId === null || parentId === undefined || parentId === id) {
@@ -55,9 +57,10 @@ export class SessionTree {
         this.diagnostics.push(diagnostic("E_MISSING_PARENT", this.positionOf.get(id)!, message, id));
       } else {
         this.parent.set(id, parentId);
+        linksForward ||= (this.positionOf.get(parentId)?.line ?? 0) >= (this.positionOf.get(id)?.line ?? 0);
       }
     }
-    this.cutCycles();
+    if (linksForward) this.cutCycles();
     for (const [id, parentId] of this.parent) {
       if (parentId === null) continue;
       const list = this.kids.get(parentId);

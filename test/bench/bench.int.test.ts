@@ -16,15 +16,16 @@ afterAll(() => {
 
 const finite = (x: unknown) => typeof x === "number" && Number.isFinite(x);
 
-describe("context-kit bench --quick --json", () => {
+describe("context-kit bench --quick --check --json", () => {
   it("prints a document of finite kit/host ratios, and --out writes the same document", async () => {
-    const out = await runCli(["bench", "--quick", "--json", "--out", "bench.json"], { cwd: scratch });
+    const out = await runCli(["bench", "--quick", "--check", "--json", "--out", "bench.json"], { cwd: scratch });
     expect(out.stderr).toBe("");
-    expect(out.exitCode).toBe(0);
     const doc = JSON.parse(out.stdout);
+    // --check exits 1 exactly when a target is missed.
+    expect(out.exitCode).toBe(doc.targets.some((t: { met: boolean }) => !t.met) ? 1 : 0);
     expect(JSON.parse(readFileSync(join(scratch, "bench.json"), "utf8"))).toEqual(doc);
 
-    expect(doc).toMatchObject({ kind: "context-kit-bench", version: 1, quick: true });
+    expect(doc).toMatchObject({ kind: "context-kit-bench", version: 2, quick: true });
     expect(doc.host.package).toBe("@mariozechner/pi-coding-agent");
     expect(Object.keys(doc.machine).sort()).toEqual(
       ["cpuModel", "cpus", "freeMemoryBytes", "loadAverage", "node", "platform", "totalMemoryBytes"].sort(),
@@ -50,11 +51,37 @@ describe("context-kit bench --quick --json", () => {
       expect(row.reductionsPerRequest).toBeGreaterThan(1);
       expect(row.reductionsPerRequest).toBeLessThanOrEqual(2);
     }
-    for (const key of ["kitMaxRssBytes", "hostMaxRssBytes", "ratio"]) expect(finite(doc.memory[key])).toBe(true);
+    expect(doc.commands.rows.map((r: { name: string }) => r.name)).toEqual([
+      "inspect --json",
+      "replay --json",
+      "check --json",
+      "detect --json",
+      "view --json",
+      "report",
+    ]);
+    for (const row of [doc.commands.floor, doc.commands.host, ...doc.commands.rows]) {
+      for (const key of ["wallMs", "workMs", "maxRssBytes", "baselineRssBytes"]) expect(finite(row[key])).toBe(true);
+    }
+    for (const row of doc.commands.rows) expect(finite(row.floorRatio) && finite(row.netMemoryRatio)).toBe(true);
+    expect(doc.folder.files).toBeGreaterThan(doc.folder.distinct);
+    for (const row of [doc.folder.floor, ...doc.folder.rows]) {
+      expect(finite(row.filesPerSecond) && finite(row.megabytesPerSecond) && finite(row.floorRatio)).toBe(true);
+    }
+    expect(doc.fileTools.files).toBeGreaterThan(100);
+    expect(new Set(doc.fileTools.rows.map((r: { tool: string }) => r.tool))).toEqual(new Set(["grep", "find", "ls"]));
+    for (const row of doc.fileTools.rows) expect(finite(row.kitMs)).toBe(true);
 
     const names = Object.keys(doc.ratios);
     expect(names).toEqual(
-      expect.arrayContaining(["replay", "replayIndexed", "foldGrowth", "foldGrowthAnchored", "memory"]),
+      expect.arrayContaining([
+        "replay",
+        "replayIndexed",
+        "foldGrowth",
+        "foldGrowthAnchored",
+        "command.inspect --json",
+        "memory.inspect --json",
+        "folder.check --json",
+      ]),
     );
     for (const name of names) expect(finite(doc.ratios[name])).toBe(true);
     for (const t of doc.targets) {
@@ -62,8 +89,9 @@ describe("context-kit bench --quick --json", () => {
       expect(finite(t.value) && finite(t.max)).toBe(true);
     }
     const table = formatBench(doc);
-    for (const part of ["Load", "Replay", "Per request", "Peak memory"]) expect(table).toContain(part);
-  }, 300_000);
+    for (const part of ["Commands", "Folders", "Load", "Replay", "Per request", "File tools"])
+      expect(table).toContain(part);
+  }, 600_000);
 
   it("refuses a --sessions folder that does not exist (exit 2)", async () => {
     const out = await runCli(["bench", "--quick", "--sessions", "missing-folder"], { cwd: scratch });

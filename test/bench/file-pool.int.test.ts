@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/cli/command.js";
 import { mapFiles, setSourceHooks, workersAvailable } from "../../src/cli/file-pool.js";
 import { runCli } from "../../src/cli/run.js";
-import { writeLargeSession } from "../../src/synth/large-session.js";
+import { writeLargeSession } from "../synth/large-session.js";
 import { whoRan } from "./fixtures/pool-task.js";
 
 const SAMPLES = join(import.meta.dirname, "../../evidence-samples");

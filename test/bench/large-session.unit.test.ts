@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadSession } from "../../src/session.js";
-import { writeLargeSession } from "../../src/synth/large-session.js";
 import { buildHostContext } from "../../src/tree/host-context.js";
 import { hostContext, hostRead } from "../helpers/host.js";
+import { writeLargeSession } from "../synth/large-session.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ck-large-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -7,9 +7,9 @@ import { KIT, RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
 import { runCli } from "../../src/cli/run.js";
 import { recoveryMarker } from "../../src/kit/host-messages.js";
 import type { AgentMessage, UserMessage } from "../../src/log/entry-types.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
 import { hostContext, hostRead } from "../helpers/host.js";
 import { SHARED_SESSIONS, sharedSessionFiles } from "../helpers/shared-sessions.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const SAMPLES = join(import.meta.dirname, "../../evidence-samples");
 const STALLED = "stalled-school-session.jsonl";

@@ -24,8 +24,8 @@ import { recoveryMarker, stallStop } from "../../src/kit/host-messages.js";
 import type { SessionEntry } from "../../src/log/entry-types.js";
 import { kitVersion } from "../../src/package-root.js";
 import { loadSession } from "../../src/session.js";
-import { SCHOOL_RECORDS } from "../../src/synth/school-session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { SCHOOL_RECORDS } from "../synth/school-session.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const SAMPLES = join(import.meta.dirname, "../../evidence-samples");
 const STALLED = "stalled-school-session.jsonl";

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { writeLargeSession } from "../../src/synth/large-session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { writeLargeSession } from "../synth/large-session.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const BIN = join(ROOT, "dist/src/cli/main.js");

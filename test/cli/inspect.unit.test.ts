@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { loadSession } from "../../src/session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const SAMPLE = "evidence-samples/stalled-school-session.jsonl";

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadSessionText } from "../../src/session.js";
-import { randomSession } from "../../src/synth/random-tree.js";
 import { buildHostContext } from "../../src/tree/host-context.js";
 import { host, hostContext, hostRead } from "../helpers/host.js";
+import { randomSession } from "../synth/random-tree.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ck-conformance-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import type { KitEvent } from "../../reducers/contract/events.js";
 import { BranchFold, foldPath } from "../../src/fold/branch-fold.js";
 import { kitReducer } from "../../src/fold/kit-reducer.js";
 import { toEvent } from "../../src/fold/to-event.js";
-import { randomSession } from "../../src/synth/random-tree.js";
 import { SessionTree } from "../../src/tree/session-tree.js";
+import { randomSession } from "../synth/random-tree.js";
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {

@@ -2,8 +2,8 @@ import { expect } from "vitest";
 import type { KitState } from "../../reducers/state.js";
 import { BranchFold } from "../../src/fold/branch-fold.js";
 import { kitReducer } from "../../src/fold/kit-reducer.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
 import { SessionTree } from "../../src/tree/session-tree.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 /** given(session so far).when(more entries).then(expectations on the state at the new leaf) */
 export function given(build: (b: SessionBuilder) => void) {

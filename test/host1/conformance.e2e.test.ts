@@ -6,11 +6,11 @@ import { FATAL_CODES } from "../../src/log/diagnostics.js";
 import { readSessionFile } from "../../src/log/read-session.js";
 import { loadHostModule } from "../../src/pi/host.js";
 import { type LoadedSession, loadSessionText } from "../../src/session.js";
-import { randomSession } from "../../src/synth/random-tree.js";
 import { buildHostContext } from "../../src/tree/host-context.js";
 import { SessionTree } from "../../src/tree/session-tree.js";
 import { cleanupCliSandboxes, createCliSandbox, FAUX_CLI_EXT } from "../helpers/faux-cli.js";
 import { SHARED_SESSIONS, sharedSessionFiles } from "../helpers/shared-sessions.js";
+import { randomSession } from "../synth/random-tree.js";
 import { COMPACTING_SETTINGS, HOST1, HOST1_CLI, KIT_EXTENSION, runRpc, SKIP_HOST1 } from "./lane.js";
 
 type Entry = Record<string, unknown> & { type: string; id: string };

@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { KIT, RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
 import { runningHost } from "../../src/pi/host.js";
 import { planLaunch, protectedFlags } from "../../src/pi/launcher.js";
-import { SCHOOL_RECORDS, stalledSchoolSession } from "../../src/synth/school-session.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../helpers/faux-cli.js";
+import { SCHOOL_RECORDS, stalledSchoolSession } from "../synth/school-session.js";
 import {
   HOST0_DIR,
   HOST1,

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppendRefused, appendEntries, newEntryId } from "../../src/log/append.js";
 import { LockError, withFileLock } from "../../src/log/file-lock.js";
 import { readSessionFile } from "../../src/log/read-session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
 import { hostRead } from "../helpers/host.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 import { compileKit } from "./fixtures/compile-kit.js";
 
 /** When set, every Buffer write of the appender writes at most this many bytes (a short write). */

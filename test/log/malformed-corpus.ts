@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { LoadedSession } from "../../src/session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 /**
  * How the kit's entries are compared with the host's (`SessionManager`'s load: parse, header check, migrate):

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT } from "../../reducers/contract/kit-entries.js";
 import { loadSession } from "../../src/session.js";
-import { stalledSchoolSession } from "../../src/synth/school-session.js";
 import { cleanupFauxHarnesses, createFauxHarness, pi, writeFiles } from "../helpers/faux-sdk.js";
 import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
+import { stalledSchoolSession } from "../synth/school-session.js";
 
 afterAll(() => cleanupFauxHarnesses());
 

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT, RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
-import { SCHOOL_RECORDS, stalledSchoolSession } from "../../src/synth/school-session.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
+import { SCHOOL_RECORDS, stalledSchoolSession } from "../synth/school-session.js";
 
 const ENTRY = join(import.meta.dirname, "../helpers/pi-context-faux.mjs");
 const PROJECT = {

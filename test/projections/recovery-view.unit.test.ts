@@ -6,9 +6,9 @@ import { RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
 import { foldTree } from "../../src/fold/session-fold.js";
 import { recoveryMarker } from "../../src/kit/host-messages.js";
 import type { AgentMessage, SessionEntry, UserMessage } from "../../src/log/entry-types.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
 import { SessionTree } from "../../src/tree/session-tree.js";
 import { type LeafView, viewOfLeaf } from "../../src/view/leaf-view.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const POLICY = "context-kit/policy/v1";
 

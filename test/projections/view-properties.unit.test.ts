@@ -8,11 +8,11 @@ import { foldTree } from "../../src/fold/session-fold.js";
 import { recoveryMarker } from "../../src/kit/host-messages.js";
 import type { AgentMessage } from "../../src/log/entry-types.js";
 import { loadSessionText } from "../../src/session.js";
-import { randomSession } from "../../src/synth/random-tree.js";
-import type { SessionBuilder } from "../../src/synth/session-builder.js";
 import { SessionTree } from "../../src/tree/session-tree.js";
 import { anchorIsAuthentic, viewOfLeaf } from "../../src/view/leaf-view.js";
 import { hostContext, hostRead } from "../helpers/host.js";
+import { randomSession } from "../synth/random-tree.js";
+import type { SessionBuilder } from "../synth/session-builder.js";
 
 const RUNS = 300;
 

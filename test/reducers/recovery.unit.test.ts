@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
 import { recoveryDecision } from "../../reducers/recovery.js";
 import { recoveryMarker, stallStop } from "../../src/kit/host-messages.js";
-import type { SessionBuilder } from "../../src/synth/session-builder.js";
 import { given } from "../helpers/given.js";
+import type { SessionBuilder } from "../synth/session-builder.js";
 
 const promises = (b: SessionBuilder, n = 3) => {
   for (let i = 0; i < n; i++) {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { CheckOutcome } from "../../reducers/contract/kit-entries.js";
 import { MAX_ROUNDS, missingChecks } from "../../reducers/verification.js";
 import { completionReport } from "../../src/kit/host-messages.js";
-import type { SessionBuilder } from "../../src/synth/session-builder.js";
 import { given } from "../helpers/given.js";
+import type { SessionBuilder } from "../synth/session-builder.js";
 
 /**
  * The completion-verification rules not covered by verification.unit.test.ts, one given/when/then each: zero executed

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { KIT } from "../../reducers/contract/kit-entries.js";
 import { MAX_ROUNDS, missingChecks } from "../../reducers/verification.js";
 import { completionReport, verificationIncomplete } from "../../src/kit/host-messages.js";
-import type { SessionBuilder } from "../../src/synth/session-builder.js";
 import { given } from "../helpers/given.js";
+import type { SessionBuilder } from "../synth/session-builder.js";
 
 const edit = (b: SessionBuilder, ok = true) =>
   b.toolRound(

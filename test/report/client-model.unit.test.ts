@@ -6,9 +6,9 @@ import { summarizeState } from "../../src/fold/state-summary.js";
 import type { AgentMessage } from "../../src/log/entry-types.js";
 import { buildPageModel } from "../../src/report/page-model.js";
 import { type LoadedSession, loadSession, loadSessionText } from "../../src/session.js";
-import { EVIDENCE_SAMPLES } from "../../src/synth/evidence.js";
-import { randomSession } from "../../src/synth/random-tree.js";
 import { viewOfLeaf } from "../../src/view/leaf-view.js";
+import { EVIDENCE_SAMPLES } from "../synth/evidence.js";
+import { randomSession } from "../synth/random-tree.js";
 import { clientData } from "./client-eval.js";
 
 const client = clientData();

@@ -6,7 +6,7 @@ import { FLAG, MSG, MSG_MASK, PREVIEW_CHARS } from "../../src/report/entry-kinds
 import { buildPageModel, type SessionPageModel } from "../../src/report/page-model.js";
 import { decodeRuns, encodeRuns } from "../../src/report/projection-table.js";
 import { loadSession, loadSessionText } from "../../src/session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 import { clientData } from "./client-eval.js";
 
 const SAMPLES = join(import.meta.dirname, "../../evidence-samples");

@@ -7,7 +7,7 @@ import { buildPageModel } from "../../src/report/page-model.js";
 import { renderIndexPage } from "../../src/report/render-index-page.js";
 import { embeddedModel, renderSessionPage } from "../../src/report/render-session-page.js";
 import { loadSessionText } from "../../src/session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const HOSTILE = '</script><script>alert(1)</script><!-- <img src=x onerror="alert(2)"> \u2028 & </SCRIPT >';
 

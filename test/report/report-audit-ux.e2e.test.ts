@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 import { chromiumPresent, launch, openPage, rendered, text, warnIfAbsent } from "./chromium.js";
 
 const SAMPLE = join(import.meta.dirname, "../../evidence-samples/branched-school-session.jsonl");

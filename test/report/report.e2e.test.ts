@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { kitRecordOf } from "../../src/fold/kit-records.js";
 import { loadSession } from "../../src/session.js";
-import { writeLargeSession } from "../../src/synth/large-session.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { writeLargeSession } from "../synth/large-session.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 import { chromiumPresent, launch, openPage, rendered, text, until, warnIfAbsent } from "./chromium.js";
 
 const SAMPLE = join(import.meta.dirname, "../../evidence-samples/branched-school-session.jsonl");

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
-import { EVIDENCE_SAMPLES } from "../../src/synth/evidence.js";
+import { EVIDENCE_SAMPLES } from "../synth/evidence.js";
 
 const DIR = join(import.meta.dirname, "../../evidence-samples");
 const UPDATE = process.env.UPDATE_SAMPLES === "1";

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type LargeSessionInfo, writeLargeSession } from "../../synth/large-session.js";
+import { type LargeSessionInfo, writeLargeSession } from "../../../test/synth/large-session.js";
 import { countLabel } from "./stats.js";
 
 /** What one benchmark run measures, and how often. */
@@ -19,21 +19,30 @@ export interface BenchPlan {
   requestBudgetMs: number;
   /** Deep copies of the branch's messages timed for the host side. */
   cloneReps(entries: number): number;
-  memoryReps: number;
+  /** Rounds of the whole-process rows (every command, the floor and the host's load on the largest file). */
+  commandReps: number;
   realReps: number;
+  /** Sessions in the folder rows, and how many of them are distinct. */
+  folder: { files: number; distinct: number; reps: number };
+  /** Files taken into the file-tool tree (all of the kit's dependencies in full). */
+  treeFiles: number;
+  toolReps: number;
 }
 
 export const FULL_PLAN: BenchPlan = {
   quick: false,
   sizes: [1_000, 10_000, 100_000],
   tree: { entries: 10_000, leaves: 25 },
-  loadReps: (n) => (n >= 100_000 ? 5 : n >= 10_000 ? 9 : 15),
-  replayReps: 9,
+  loadReps: (n) => (n >= 100_000 ? 3 : n >= 10_000 ? 5 : 9),
+  replayReps: 7,
   requests: 500,
   requestBudgetMs: 20_000,
   cloneReps: (n) => (n >= 100_000 ? 3 : n >= 10_000 ? 9 : 21),
-  memoryReps: 3,
+  commandReps: 3,
   realReps: 7,
+  folder: { files: 1_000, distinct: 40, reps: 2 },
+  treeFiles: Number.POSITIVE_INFINITY,
+  toolReps: 3,
 };
 
 export const QUICK_PLAN: BenchPlan = {
@@ -45,8 +54,11 @@ export const QUICK_PLAN: BenchPlan = {
   requests: 60,
   requestBudgetMs: 5_000,
   cloneReps: () => 3,
-  memoryReps: 1,
+  commandReps: 1,
   realReps: 3,
+  folder: { files: 20, distinct: 4, reps: 1 },
+  treeFiles: 300,
+  toolReps: 1,
 };
 
 export interface Fixture extends LargeSessionInfo {

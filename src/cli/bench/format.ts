@@ -31,11 +31,13 @@ export function formatBench(doc: BenchDocument): string {
   const m = doc.machine;
   const out: string[] = [
     `context-kit bench${doc.quick ? " --quick" : ""}: ${m.cpus} × ${m.cpuModel}, ${formatBytes(m.totalMemoryBytes)} RAM, Node ${m.node}, host ${doc.host.package}@${doc.host.version}`,
-    `Medians over the repetitions shown; ratio = kit / host (below 1: the kit is faster or smaller). Load average ${m.loadAverage.start.toFixed(1)} at the start, ${m.loadAverage.end.toFixed(1)} at the end.`,
+    `Medians over the repetitions shown; ratio = kit / host or kit / floor (below 1: the kit is faster or smaller). Load average ${m.loadAverage.start.toFixed(1)} at the start, ${m.loadAverage.end.toFixed(1)} at the end.`,
     "",
-    "Load (kit: reader + schema checks + tree + inspect summary; host: read + parseSessionEntries + migrateSessionEntries + buildSessionContext)",
+    ...formatCommands(doc),
+    ...formatFolder(doc),
+    "Load in one process, warm (kit: reader + schema checks + tree + inspect summary, no message context built; host: read + parseSessionEntries + migrateSessionEntries + buildSessionContext of the active leaf; host parse: the same without buildSessionContext, the work the kit's side does)",
   ];
-  const loadRows = [["file", "entries", "size", "kit", "host", "ratio", "target", "reps"]];
+  const loadRows = [["file", "entries", "size", "kit", "host", "ratio", "target", "host parse", "kit/parse", "reps"]];
   const synthetic = doc.load.filter((r) => r.source === "synthetic");
   const real = doc.load.filter((r) => r.source === "real");
   for (const r of synthetic) {
@@ -47,6 +49,8 @@ export function formatBench(doc: BenchDocument): string {
       formatMs(r.hostMs),
       fmtRatio(r.ratio),
       verdict(doc, `load.${r.name}`),
+      formatMs(r.hostParseMs),
+      fmtRatio(r.parseRatio),
       String(r.reps),
     ]);
   }
@@ -59,6 +63,8 @@ export function formatBench(doc: BenchDocument): string {
       formatMs(r.hostMs),
       fmtRatio(r.ratio),
       verdict(doc, `load.${r.name}`),
+      formatMs(r.hostParseMs),
+      fmtRatio(r.parseRatio),
       String(r.reps),
     ]);
   }
@@ -67,6 +73,7 @@ export function formatBench(doc: BenchDocument): string {
     const host = real.reduce((s, r) => s + r.hostMs, 0);
     const bytes = real.reduce((s, r) => s + r.bytes, 0);
     const entries = real.reduce((s, r) => s + r.entries, 0);
+    const parse = real.reduce((s, r) => s + r.hostParseMs, 0);
     loadRows.push([
       `real, all ${real.length} files`,
       String(entries),
@@ -75,6 +82,8 @@ export function formatBench(doc: BenchDocument): string {
       formatMs(host),
       fmtRatio(kit / host),
       "",
+      formatMs(parse),
+      fmtRatio(kit / parse),
       "",
     ]);
   }
@@ -145,7 +154,7 @@ export function formatBench(doc: BenchDocument): string {
   out.push(...table(reqRows).map((l) => `  ${l}`));
   const g = doc.foldGrowth;
   out.push(
-    `  fold median at ${g.to} / at ${g.from}: ${fmtRatio(g.ratio)}  (${verdict(doc, "foldGrowth")}); on the anchored branch (fold⚓): ${fmtRatio(g.anchoredRatio)}`,
+    `  fold median at ${g.to} / at ${g.from}: ${fmtRatio(g.ratio)}  (${verdict(doc, "foldGrowth")}); on the anchored branch (fold⚓): ${fmtRatio(g.anchoredRatio)}; the whole hook (pass): ${fmtRatio(g.hookRatio)}  (${verdict(doc, "hookGrowth")})`,
     `  reducer calls per request: ${doc.perRequest.map((p) => p.reductionsPerRequest.toFixed(2)).join(", ")}; requests timed (pass/view, at most ${doc.perRequest[0]?.requests ?? 0}, fewer when a case ran out of time): ${doc.perRequest.map((p) => `${p.name} ${p.passThrough.samples}/${p.recoveryView.samples}`).join(", ")}`,
     "  pass = the whole hook when no projection applies (returns without touching the messages); view = the whole hook",
     "  on an anchored branch (fold, find the marker, recovery view); both include recording the request digest, and",
@@ -154,23 +163,7 @@ export function formatBench(doc: BenchDocument): string {
     "",
   );
 
-  const mem = doc.memory;
-  out.push(
-    `Peak memory (maxRSS, separate processes) on the ${mem.name} file (${formatBytes(mem.bytes)})`,
-    ...table([
-      ["", "kit inspect", "host load", "ratio", "target", "reps"],
-      [
-        "peak RSS",
-        formatBytes(mem.kitMaxRssBytes),
-        formatBytes(mem.hostMaxRssBytes),
-        fmtRatio(mem.ratio),
-        verdict(doc, "memory"),
-        String(mem.reps),
-      ],
-      ["RSS after imports", formatBytes(mem.kitBaselineRssBytes), formatBytes(mem.hostBaselineRssBytes), "", "", ""],
-    ]).map((l) => `  ${l}`),
-    "",
-  );
+  out.push(...formatFileTools(doc));
   const missed = doc.targets.filter((t) => !t.met);
   out.push(
     missed.length === 0
@@ -178,4 +171,106 @@ export function formatBench(doc: BenchDocument): string {
       : `${doc.targets.length - missed.length} of ${doc.targets.length} targets met; missed: ${missed.map((t) => `${t.name} (${fmtRatio(t.value)} > ${t.max})`).join(", ")} (${doc.seconds.toFixed(0)} s).`,
   );
   return out.join("\n");
+}
+
+function formatCommands(doc: BenchDocument): string[] {
+  const c = doc.commands;
+  const rows = [
+    ["", "wall", "× floor", "target", "peak RSS", "after imports", "peak − imports", "× host", "target"],
+    [
+      "parse floor (read, split, JSON.parse)",
+      formatMs(c.floor.wallMs),
+      "1",
+      "",
+      formatBytes(c.floor.maxRssBytes),
+      formatBytes(c.floor.baselineRssBytes),
+      formatBytes(c.floor.maxRssBytes - c.floor.baselineRssBytes),
+      "",
+      "",
+    ],
+    [
+      "host load (parse, migrate, context)",
+      formatMs(c.host.wallMs),
+      fmtRatio(c.host.floorRatio),
+      "",
+      formatBytes(c.host.maxRssBytes),
+      formatBytes(c.host.baselineRssBytes),
+      formatBytes(c.host.maxRssBytes - c.host.baselineRssBytes),
+      "1",
+      "",
+    ],
+  ];
+  for (const r of c.rows) {
+    rows.push([
+      `context-kit ${r.name}`,
+      formatMs(r.wallMs),
+      fmtRatio(r.floorRatio),
+      verdict(doc, `command.${r.name}`),
+      formatBytes(r.maxRssBytes),
+      formatBytes(r.baselineRssBytes),
+      formatBytes(r.maxRssBytes - r.baselineRssBytes),
+      fmtRatio(r.netMemoryRatio),
+      verdict(doc, `memory.${r.name}`),
+    ]);
+  }
+  return [
+    `Commands on the ${c.name} file (${formatBytes(c.bytes)}), each a whole process (node start-up included), ${c.reps} rounds in rotating order`,
+    ...table(rows).map((l) => `  ${l}`),
+    "  × floor = wall / the floor's wall; × host = (peak − after imports) / the host load's; raw peaks are shown beside",
+    "",
+  ];
+}
+
+function formatFolder(doc: BenchDocument): string[] {
+  const f = doc.folder;
+  const rows = [["", "wall", "files/s", "MB/s", "× floor"]];
+  for (const r of [f.floor, ...f.rows]) {
+    rows.push([
+      r === f.floor ? `parse floor on ${f.cores} threads` : `context-kit ${r.name.replace(" --json", " DIR --json")}`,
+      formatMs(r.wallMs),
+      r.filesPerSecond.toFixed(0),
+      r.megabytesPerSecond.toFixed(1),
+      fmtRatio(r.floorRatio),
+    ]);
+  }
+  return [
+    `Folders: ${f.files} sessions (${f.distinct} distinct, ${formatBytes(f.bytes)}, ${f.entries} entries), whole processes, ${f.cores} cores, ${f.reps} rounds`,
+    ...table(rows).map((l) => `  ${l}`),
+    "",
+  ];
+}
+
+function formatFileTools(doc: BenchDocument): string[] {
+  const t = doc.fileTools;
+  const rows = [["tool", "call", "kit", "host", "ratio", "built-in", "reps"]];
+  for (const r of t.rows) {
+    rows.push([
+      r.tool,
+      r.call.length > 60 ? `${r.call.slice(0, 59)}…` : r.call,
+      formatMs(r.kitMs),
+      r.hostMs === null ? "-" : formatMs(r.hostMs),
+      r.ratio === null ? "-" : fmtRatio(r.ratio),
+      r.builtInMs === null ? "" : formatMs(r.builtInMs),
+      String(r.reps),
+    ]);
+  }
+  for (const tool of ["grep", "find", "ls"] as const) {
+    const total = t.totals[tool];
+    rows.push([
+      tool,
+      "all calls above, summed",
+      formatMs(total.kitMs),
+      total.hostMs === null ? "-" : formatMs(total.hostMs),
+      total.ratio === null ? "-" : fmtRatio(total.ratio),
+      verdict(doc, `tools.${tool}`),
+      "",
+    ]);
+  }
+  return [
+    `File tools on a tree of ${t.files} files in ${t.dirs} folders: the guarded tools (grep through ${t.ripgrep ?? "no rg: the built-in search"}) vs the host's own`,
+    ...table(rows).map((l) => `  ${l}`),
+    "  built-in = the guarded grep without rg, one run",
+    ...t.hostProblems.map((p) => `  not measured: ${p}`),
+    "",
+  ];
 }

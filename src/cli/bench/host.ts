@@ -30,6 +30,20 @@ export interface HostApi {
     byId?: Map<string, HostEntry>,
   ): { messages: unknown[]; thinkingLevel: string; model: unknown };
   SessionManager: { open(path: string, sessionDir?: string): HostSessionManager };
+  createGrepToolDefinition(cwd: string): HostTool;
+  createFindToolDefinition(cwd: string): HostTool;
+  createLsToolDefinition(cwd: string): HostTool;
+}
+
+/** One of the host's built-in tools, as its definition factory returns it. */
+export interface HostTool {
+  execute(
+    id: string,
+    params: Record<string, unknown>,
+    signal?: unknown,
+    onUpdate?: unknown,
+    ctx?: unknown,
+  ): Promise<unknown>;
 }
 
 let cached: Promise<HostApi> | undefined;
@@ -53,6 +67,9 @@ export function loadHost(): Promise<HostApi> {
       migrateSessionEntries: module.migrateSessionEntries,
       buildSessionContext: module.buildSessionContext,
       SessionManager: module.SessionManager,
+      createGrepToolDefinition: module.createGrepToolDefinition,
+      createFindToolDefinition: module.createFindToolDefinition,
+      createLsToolDefinition: module.createLsToolDefinition,
     };
   })();
   return cached;
@@ -81,4 +98,11 @@ export function hostLoad(host: HostApi, file: string): HostLoad {
   host.migrateSessionEntries(all);
   const entries = all.filter((e) => e.type !== "session");
   return { entries, context: host.buildSessionContext(entries) };
+}
+
+/** The host's read, parse and migrate without building a context: the work the kit's load does. */
+export function hostParse(host: HostApi, file: string): number {
+  const all = host.parseSessionEntries(readFileSync(file, "utf8"));
+  host.migrateSessionEntries(all);
+  return all.length;
 }

@@ -1,6 +1,6 @@
 import { loadSession } from "../../session.js";
 import { inspectSession } from "../commands/inspect.js";
-import { type HostApi, hostLoad } from "./host.js";
+import { type HostApi, hostLoad, hostParse } from "./host.js";
 import { collectGarbage, median, ratio, timed } from "./stats.js";
 
 export interface LoadRow {
@@ -12,8 +12,12 @@ export interface LoadRow {
   kitMs: number;
   /** Median milliseconds of the host's read, `parseSessionEntries`, `migrateSessionEntries`, `buildSessionContext`. */
   hostMs: number;
+  /** The host's read, parse and migrate alone (no context built): the same work as the kit's side. */
+  hostParseMs: number;
   /** kitMs / hostMs. */
   ratio: number;
+  /** kitMs / hostParseMs. */
+  parseRatio: number;
   reps: number;
 }
 
@@ -26,6 +30,7 @@ export function kitLoad(file: string) {
 export function warmUpLoad(host: HostApi, file: string): void {
   kitLoad(file);
   hostLoad(host, file);
+  hostParse(host, file);
   collectGarbage();
 }
 
@@ -40,6 +45,7 @@ export function measureLoad(
 ): LoadRow {
   const kit: number[] = [];
   const hostTimes: number[] = [];
+  const parseTimes: number[] = [];
   let entries = 0;
   const runKit = () => {
     collectGarbage();
@@ -50,6 +56,8 @@ export function measureLoad(
   const runHost = () => {
     collectGarbage();
     hostTimes.push(timed(() => hostLoad(host, input.file)).ms);
+    collectGarbage();
+    parseTimes.push(timed(() => hostParse(host, input.file)).ms);
   };
   for (let i = 0; i < reps; i++) {
     if (i % 2 === 0) {
@@ -63,6 +71,7 @@ export function measureLoad(
   collectGarbage();
   const kitMs = median(kit);
   const hostMs = median(hostTimes);
+  const hostParseMs = median(parseTimes);
   return {
     name: input.name,
     source: input.source,
@@ -70,7 +79,9 @@ export function measureLoad(
     bytes: input.bytes,
     kitMs,
     hostMs,
+    hostParseMs,
     ratio: ratio(kitMs, hostMs),
+    parseRatio: ratio(kitMs, hostParseMs),
     reps,
   };
 }

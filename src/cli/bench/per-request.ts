@@ -111,6 +111,8 @@ function measureOn(
   const messages = sm.buildSessionContext().messages.slice() as AgentMessage[];
   const messageCount = messages.length;
 
+  // Warmed like the hook below: one untimed copy first.
+  structuredClone(messages);
   collectGarbage();
   const cloneTimes: number[] = [];
   for (let i = 0; i < options.cloneReps; i++) {

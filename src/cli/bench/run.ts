@@ -1,11 +1,16 @@
+import { mkdirSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../../package-root.js";
+import { type CommandsResult, measureCommands } from "./commands.js";
+import { type FileToolsResult, measureFileTools } from "./file-tools.js";
+import { writeFileTree } from "./file-tree.js";
 import { type BenchPlan, Fixtures, FULL_PLAN, QUICK_PLAN, realSessions } from "./fixtures.js";
+import { type FolderResult, measureFolder, writeSessionFolder } from "./folder.js";
 import { HOST_PACKAGE, loadHost } from "./host.js";
 import { type LoadRow, measureLoad, warmUpLoad } from "./load.js";
-import { type ChildLaunch, type MemoryResult, measureMemory } from "./memory.js";
 import { measurePerRequest, type PerRequestRow } from "./per-request.js";
+import type { ChildLaunch } from "./processes.js";
 import { measureReplay, type ReplayResult } from "./replay.js";
 import { ratio } from "./stats.js";
 import { BENCH_TARGETS, type Target, targetResults } from "./targets.js";
@@ -14,7 +19,7 @@ export interface BenchOptions {
   quick: boolean;
   /** Folder of real session files to load as well; null for none. */
   sessionsDir: string | null;
-  /** How to start the memory children. */
+  /** How to start the measured processes. */
   child: ChildLaunch;
   progress: (line: string) => void;
 }
@@ -33,7 +38,7 @@ export interface MachineInfo {
 /** The benchmark's JSON document. Every ratio is kit / host: below 1 the kit is faster or smaller. */
 export interface BenchDocument {
   kind: "context-kit-bench";
-  version: 1;
+  version: 2;
   quick: boolean;
   machine: MachineInfo;
   host: { package: string; version: string };
@@ -44,9 +49,18 @@ export interface BenchDocument {
    * The fold's median at the largest branch over its median at the smallest (target ≤ 1.5); `anchoredRatio` is the
    * same for the fold on the anchored branch (after a recovery view of the whole branch).
    */
-  foldGrowth: { from: string; to: string; ratio: number; anchoredRatio: number };
-  memory: MemoryResult;
-  /** Every ratio by name: kit / host, except `foldGrowth*` (largest branch / smallest branch). */
+  /** `hookRatio`: the same for the whole hook when no projection applies (pass). */
+  foldGrowth: { from: string; to: string; ratio: number; anchoredRatio: number; hookRatio: number };
+  /** Each offline command on the largest file as a whole process, against the parse floor and the host's load. */
+  commands: CommandsResult;
+  /** Folder commands over many sessions, against the floor on every core. */
+  folder: FolderResult;
+  /** Guarded grep, find and ls against the host's own on a large tree. */
+  fileTools: FileToolsResult;
+  /**
+   * Every ratio by name: kit / host, except `foldGrowth*` (largest branch / smallest branch) and `command.*` /
+   * `folder.*` (kit / parse floor).
+   */
   ratios: Record<string, number>;
   targets: Target[];
   seconds: number;
@@ -117,29 +131,49 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
       to: last.name,
       ratio: ratio(last.fold.medianMs, first.fold.medianMs),
       anchoredRatio: ratio(last.foldAnchored.medianMs, first.foldAnchored.medianMs),
+      hookRatio: ratio(last.passThrough.medianMs, first.passThrough.medianMs),
     };
 
-    progress("bench: peak memory");
     const largest = fixtures.largest;
-    const memory = await measureMemory(
+    progress("bench: commands as whole processes");
+    const commands = await measureCommands(
       options.child,
       { name: largest.name, file: largest.file, bytes: largest.bytes },
-      plan.memoryReps,
-      packageRoot(),
+      plan.commandReps,
+      fixtures.dir,
     );
 
+    progress(`bench: generating a folder of ${plan.folder.files} sessions`);
+    const folderFiles = writeSessionFolder(join(fixtures.dir, "folder"), plan.folder.files, plan.folder.distinct);
+    progress("bench: folder commands");
+    const folder = await measureFolder(options.child, folderFiles, plan.folder.reps, fixtures.dir);
+
+    progress("bench: building the file-tool tree");
+    const treeRoot = join(fixtures.dir, "project");
+    mkdirSync(treeRoot);
+    const tree = writeFileTree(treeRoot, packageRoot(), plan.treeFiles);
+    progress(`bench: grep, find, ls on ${tree.files} files`);
+    const fileTools = await measureFileTools(host, tree, plan.toolReps, true);
+
     const ratios: Record<string, number> = {};
+    for (const row of commands.rows) ratios[`command.${row.name}`] = row.floorRatio;
+    for (const row of commands.rows) ratios[`memory.${row.name}`] = row.netMemoryRatio;
+    for (const row of folder.rows) ratios[`folder.${row.name}`] = row.floorRatio;
     for (const row of load) ratios[`load.${row.name}`] = row.ratio;
     ratios.replay = replay.ratio;
     ratios.replayIndexed = replay.ratioIndexed;
     for (const row of perRequest) ratios[`perRequest.${row.name}.rewrite`] = row.rewriteRatio;
     ratios.foldGrowth = foldGrowth.ratio;
     ratios.foldGrowthAnchored = foldGrowth.anchoredRatio;
-    ratios.memory = memory.ratio;
+    ratios.hookGrowth = foldGrowth.hookRatio;
+    for (const tool of ["grep", "find", "ls"] as const) {
+      const r = fileTools.totals[tool].ratio;
+      if (r !== null) ratios[`tools.${tool}`] = r;
+    }
     progress("");
     return {
       kind: "context-kit-bench",
-      version: 1,
+      version: 2,
       quick: plan.quick,
       machine: machineInfo(startLoad),
       host: { package: HOST_PACKAGE, version: host.version },
@@ -147,9 +181,11 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
       replay,
       perRequest,
       foldGrowth,
-      memory,
+      commands,
+      folder,
+      fileTools,
       ratios,
-      targets: targetResults({ load, replay, perRequest, foldGrowth, memory }),
+      targets: targetResults({ load, replay, perRequest, foldGrowth, commands, fileTools }),
       seconds: (performance.now() - started) / 1000,
     };
   } finally {

@@ -88,6 +88,13 @@ export const viewCommand: Command = {
       tokensEstimate: v.tokensEstimate,
       requests,
     };
-    return { exitCode: 0, json: report, text: formatView(report) };
+    // The text is built only when printed: --json never pays for a preview of every message.
+    return {
+      exitCode: 0,
+      json: report,
+      get text() {
+        return formatView(report);
+      },
+    };
   },
 };

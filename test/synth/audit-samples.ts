@@ -1,5 +1,5 @@
 import { KIT } from "../../reducers/contract/kit-entries.js";
-import { completionReport, verificationIncomplete } from "../kit/host-messages.js";
+import { completionReport, verificationIncomplete } from "../../src/kit/host-messages.js";
 import { SessionBuilder } from "./session-builder.js";
 
 const ROOT = "/home/user/project";

@@ -1,4 +1,10 @@
-import type { AgentMessage, AssistantContent, SessionEntry, SessionHeader, TextContent } from "../log/entry-types.js";
+import type {
+  AgentMessage,
+  AssistantContent,
+  SessionEntry,
+  SessionHeader,
+  TextContent,
+} from "../../src/log/entry-types.js";
 
 const BASE_MS = Date.UTC(2026, 9, 24, 16, 43, 18);
 

@@ -1,4 +1,4 @@
-import { recoveryMarker } from "../kit/host-messages.js";
+import { recoveryMarker } from "../../src/kit/host-messages.js";
 import { SessionBuilder } from "./session-builder.js";
 
 /** Records in the seed's stalled session, header included. */

@@ -1,5 +1,5 @@
 import { KIT } from "../../reducers/contract/kit-entries.js";
-import { completionReport, recoveryMarker } from "../kit/host-messages.js";
+import { completionReport, recoveryMarker } from "../../src/kit/host-messages.js";
 import { Random } from "./random.js";
 import { SessionBuilder } from "./session-builder.js";
 
