@@ -33,6 +33,7 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
       ...(options.policyRoot ? { policyRoot: options.policyRoot } : {}),
       ...(queue ? { withMutationQueue: queue } : {}),
       hostTools: capabilities.tools,
+      agentDir,
     });
     const verification = verificationPlugin(() => capabilities.tools);
     await createContextKitExtension({ plugins: [protection, verification] })(pi);

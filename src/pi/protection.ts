@@ -1,6 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { KIT } from "../../reducers/contract/kit-entries.js";
-import type { KitState } from "../../reducers/state.js";
+import type { DenialRecord, KitState } from "../../reducers/state.js";
 import type { CustomMessage } from "../log/entry-types.js";
 import { createPolicy, filterOutput, loadRootGuidance, type Policy } from "../policy/index.js";
 import {
@@ -22,22 +22,30 @@ export interface ProtectionOptions {
   withMutationQueue?: MutationQueue;
   /** Tools from host capabilities (already checked), added to the catalog. */
   hostTools?: ToolDefinition[];
+  /** The host's agent directory: never writable when it lies under the policy root. */
+  agentDir?: string;
 }
 
 /** Denial counts backed by the folded session, plus the denials this process issued that are not folded yet. */
-function sessionDenialTracker(current: () => KitState | null): DenialTracker & { reset(scope: string): void } {
+function sessionDenialTracker(current: () => KitState | null): DenialTracker & { reset(key: string): void } {
   const issued = new Map<string, number>();
   return {
-    note(scope) {
-      const folded = current()?.denials[scope]?.count ?? 0;
-      const count = Math.max(folded, issued.get(scope) ?? 0) + 1;
-      issued.set(scope, count);
+    note(key) {
+      const folded = current()?.denials[key]?.count ?? 0;
+      const count = Math.max(folded, issued.get(key) ?? 0) + 1;
+      issued.set(key, count);
       return { count, first: count === 1 };
     },
-    reset(scope) {
-      issued.delete(scope);
+    reset(key) {
+      issued.delete(key);
     },
   };
+}
+
+/** A recorded denial is allowed again only when the same operation on the same spelled path now passes. */
+function passesNow(policy: Policy, denial: DenialRecord): boolean {
+  const op = denial.op ?? (denial.rule.startsWith("control:") ? "write" : "read");
+  return policy.decide(denial.target, op).allowed;
 }
 
 /**
@@ -46,10 +54,11 @@ function sessionDenialTracker(current: () => KitState | null): DenialTracker & {
  */
 export function protectionPlugin(options: ProtectionOptions = {}) {
   return (pi: ExtensionAPI, kit: KitRuntime) => {
-    let policy: Policy | null = options.policyRoot ? createPolicy({ root: options.policyRoot }) : null;
+    const agent = options.agentDir === undefined ? {} : { agentDir: options.agentDir };
+    let policy: Policy | null = options.policyRoot ? createPolicy({ root: options.policyRoot, ...agent }) : null;
     let lastCtx: ExtensionContext | null = null;
     const policyFor = (ctx: { cwd: string }) => {
-      policy ??= createPolicy({ root: ctx.cwd });
+      policy ??= createPolicy({ root: ctx.cwd, ...agent });
       return policy;
     };
     const tracker = sessionDenialTracker(() => (lastCtx ? kit.live.atLeaf(lastCtx.sessionManager) : null));
@@ -64,7 +73,7 @@ export function protectionPlugin(options: ProtectionOptions = {}) {
     };
 
     const templates = createGuardedTools({
-      policy: createPolicy({ root: options.policyRoot ?? process.cwd() }),
+      policy: createPolicy({ root: options.policyRoot ?? process.cwd(), ...agent }),
       denials: tracker,
     });
     for (const name of FILE_TOOL_NAMES) {
@@ -139,12 +148,14 @@ export function protectionPlugin(options: ProtectionOptions = {}) {
     };
 
     kit.allowedAgain = (state, ctx) => {
-      const scopes = Object.keys(state.denials).filter((scope) => policyFor(ctx).decide(scope, "read").allowed);
-      for (const scope of scopes) {
-        pi.appendEntry(KIT.policyAllowed, { scope });
-        tracker.reset(scope);
+      const keys: string[] = [];
+      for (const [key, denial] of Object.entries(state.denials)) {
+        if (!passesNow(policyFor(ctx), denial)) continue;
+        pi.appendEntry(KIT.policyAllowed, { scope: denial.scope, rule: denial.rule });
+        tracker.reset(key);
+        keys.push(key);
       }
-      return scopes;
+      return keys;
     };
   };
 }
