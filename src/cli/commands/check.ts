@@ -1,13 +1,22 @@
 import { relative } from "node:path";
 import { checkView, type Violation } from "../../../projections/invariants.js";
 import { foldTree } from "../../fold/session-fold.js";
+import { type Diagnostic, formatDiagnostic } from "../../log/diagnostics.js";
+import { invalidRecords } from "../../log/invalid-record.js";
 import { anchorIsAuthentic, viewOfLeaf } from "../../view/leaf-view.js";
 import { type Command, JSON_OPTION } from "../command.js";
 import { mapFiles } from "../file-pool.js";
 import { expandInputs, loadInput } from "../inputs.js";
 
 export interface CheckReport {
-  files: { file: string; branches: number; violations: (Violation & { leafId: string })[]; unusable?: true }[];
+  files: {
+    file: string;
+    branches: number;
+    violations: (Violation & { leafId: string })[];
+    unusable?: true;
+    /** Records that failed their schema: checked with their content left out. */
+    invalidRecords?: Diagnostic[];
+  }[];
 }
 
 export function checkSessionFile(path: string, shown: string): CheckReport["files"][number] {
@@ -27,7 +36,13 @@ export function checkSessionFile(path: string, shown: string): CheckReport["file
     });
     for (const violation of found) violations.push({ leafId, ...violation });
   }
-  return { file: shown, branches: leaves.length, violations };
+  const invalid = invalidRecords(log);
+  return {
+    file: shown,
+    branches: leaves.length,
+    violations,
+    ...(invalid.length > 0 ? { invalidRecords: invalid } : {}),
+  };
 }
 
 export const checkCommand: Command = {
@@ -43,13 +58,13 @@ export const checkCommand: Command = {
     });
     const report: CheckReport = { files };
     const bad = files.some((f) => f.violations.length > 0);
-    const unusable = files.some((f) => f.unusable);
+    const unusable = files.some((f) => f.unusable || f.invalidRecords);
     const lines = files.map((f) =>
       f.unusable
         ? `${f.file}: not a usable session file (see inspect)`
         : `${f.file}: ${f.branches} branch(es), ${f.violations.length === 0 ? "ok" : `${f.violations.length} violation(s)`}${f.violations
             .map((v) => `\n  leaf ${v.leafId}: ${v.code}: ${v.message}`)
-            .join("")}`,
+            .join("")}${(f.invalidRecords ?? []).map((d) => `\n  ${formatDiagnostic(f.file, d)}`).join("")}`,
     );
     return { exitCode: bad ? 1 : unusable ? 2 : 0, json: report, text: lines.join("\n") };
   },

@@ -2,7 +2,9 @@ import { relative } from "node:path";
 import type { Omitted } from "../../../projections/recovery-view.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { textOf } from "../../fold/to-event.js";
+import { type Diagnostic, formatDiagnostic } from "../../log/diagnostics.js";
 import type { AgentMessage } from "../../log/entry-types.js";
+import { invalidRecords } from "../../log/invalid-record.js";
 import { viewOfLeaf } from "../../view/leaf-view.js";
 import { type Command, JSON_OPTION, UsageError } from "../command.js";
 import { loadInput, singleFile } from "../inputs.js";
@@ -14,6 +16,8 @@ export interface ViewReport {
   messages: AgentMessage[];
   omitted: Omitted;
   tokensEstimate: { full: number; view: number };
+  /** Records that failed their schema (only when there are any): their place is kept, their content left out. */
+  invalidRecords?: Diagnostic[];
 }
 
 function preview(message: AgentMessage): string {
@@ -33,6 +37,7 @@ export function formatView(r: ViewReport): string {
     `${r.file} leaf ${r.leafId ?? "-"}: ${r.messages.length} messages${r.anchorId ? `, recovery view from marker ${r.anchorId}` : ", as the host builds it"}`,
     `  omitted: ${o.assistant} assistant, ${o.toolResult} tool results, ${o.other} other; ~${r.tokensEstimate.view} of ~${r.tokensEstimate.full} tokens`,
     ...r.messages.map((m, i) => `  ${String(i).padStart(4)} ${preview(m)}`),
+    ...(r.invalidRecords ?? []).map((d) => formatDiagnostic(r.file, d)),
   ].join("\n");
 }
 
@@ -56,6 +61,9 @@ export const viewCommand: Command = {
       omitted: v.omitted,
       tokensEstimate: v.tokensEstimate,
     };
-    return { exitCode: log.unusable ? 2 : 0, json: report, text: formatView(report) };
+    const invalid = invalidRecords(log);
+    if (invalid.length > 0) report.invalidRecords = invalid;
+    const exitCode = log.unusable || invalid.length > 0 ? 2 : 0;
+    return { exitCode, json: report, text: formatView(report) };
   },
 };
