@@ -41,3 +41,7 @@ export function nestsDeeper(value: unknown, max = MAX_NESTING): boolean {
   }
   return false;
 }
+
+export function isInvalidRecordStub(entry: { type: string }): boolean {
+  return (entry.type as string) === INVALID_RECORD_TYPE;
+}

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
-import { INVALID_RECORD_TYPE } from "../../src/log/invalid-record.js";
+import { INVALID_RECORD_TYPE, isInvalidRecordStub } from "../../src/log/invalid-record.js";
 import { parseSessionText } from "../../src/log/read-session.js";
 
 const SAMPLE = join(import.meta.dirname, "../../evidence-samples/stalled-school-session.jsonl");
@@ -34,7 +34,7 @@ describe("records that fail their schema", () => {
   it("given a message that is not an object, then the record keeps its place in the tree but not its content", () => {
     const file = mutated("not-object.jsonl", { 5: MESSAGE_NOT_OBJECT });
     const log = parseSessionText(file, readFileSync(file));
-    const stub = log.entries.find((e) => e.type === INVALID_RECORD_TYPE) as unknown as Record<string, unknown>;
+    const stub = log.entries.find(isInvalidRecordStub) as unknown as Record<string, unknown>;
     const original = JSON.parse(readFileSync(file, "utf8").split("\n")[4] as string);
     expect(stub).toEqual({
       type: INVALID_RECORD_TYPE,

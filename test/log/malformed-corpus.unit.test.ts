@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { severityOf } from "../../src/log/diagnostics.js";
 import type { SessionEntry } from "../../src/log/entry-types.js";
-import { INVALID_RECORD_TYPE } from "../../src/log/invalid-record.js";
+import { INVALID_RECORD_TYPE, isInvalidRecordStub } from "../../src/log/invalid-record.js";
 import { type LoadedSession, loadSession, loadSessionText } from "../../src/session.js";
 import { buildHostContext } from "../../src/tree/host-context.js";
 import { host, hostContext } from "../helpers/host.js";
@@ -116,7 +116,7 @@ function compareWithHost(v: Variant, session: LoadedSession, read: <T>(fn: () =>
   const hostLeaf = (leaf: string) =>
     v.host === "positional" ? (theirs[ours.findIndex((e) => e.id === leaf)]?.id as string) : leaf;
   // What the kit leaves out of views: the content of records that failed their schema (their place stays).
-  const stubbed = new Set(session.log.entries.filter((e) => e.type === INVALID_RECORD_TYPE).map((e) => e.id));
+  const stubbed = new Set(session.log.entries.filter(isInvalidRecordStub).map((e) => e.id));
   const hostInput = theirs.map((e) =>
     stubbed.has(e.id as string) ? { type: "label", id: e.id, parentId: e.parentId, timestamp: e.timestamp } : e,
   );
