@@ -5,6 +5,7 @@ import { loadHostCapabilities, type MutationQueue } from "../tools/index.js";
 import { createContextKitExtension } from "./extension.js";
 import { loadHostModule } from "./host.js";
 import { protectionPlugin } from "./protection.js";
+import { sessionLeasePlugin } from "./session-lease-plugin.js";
 import { verificationPlugin } from "./verification.js";
 
 export interface KitExtensionOptions {
@@ -36,7 +37,7 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
       agentDir,
     });
     const verification = verificationPlugin(() => capabilities.tools);
-    await createContextKitExtension({ plugins: [protection, verification] })(pi);
+    await createContextKitExtension({ plugins: [protection, verification, sessionLeasePlugin()] })(pi);
   };
 }
 
