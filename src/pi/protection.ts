@@ -1,7 +1,5 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { KIT } from "../../reducers/contract/kit-entries.js";
 import type { DenialRecord, KitState } from "../../reducers/state.js";
-import type { CustomMessage } from "../log/entry-types.js";
 import { createPolicy, filterOutput, loadRootGuidance, type Policy } from "../policy/index.js";
 import {
   createGuardedTools,
@@ -11,9 +9,8 @@ import {
   resultNeedsErrorFlag,
   type ToolDefinition,
 } from "../tools/index.js";
-import type { KitRuntime } from "./extension.js";
+import type { KitPlugin, RequestInputs } from "./kit-hooks.js";
 
-export const GUIDANCE_TYPE = "context-kit/policy-guidance";
 const SHELL_TOOLS = new Set(["bash", "shell", "powershell"]);
 
 export interface ProtectionOptions {
@@ -52,8 +49,8 @@ function passesNow(policy: Policy, denial: DenialRecord): boolean {
  * Directory protection inside the host: guarded file tools replace the built-in ones, shell is off (tool and `!`
  * commands), denials and file problems get the host's error flag, and root guidance is reloaded for each request.
  */
-export function protectionPlugin(options: ProtectionOptions = {}) {
-  return (pi: ExtensionAPI, kit: KitRuntime) => {
+export function protectionPlugin(options: ProtectionOptions = {}): KitPlugin {
+  return (pi: ExtensionAPI, kit) => {
     const agent = options.agentDir === undefined ? {} : { agentDir: options.agentDir };
     let policy: Policy | null = options.policyRoot ? createPolicy({ root: options.policyRoot, ...agent }) : null;
     let lastCtx: ExtensionContext | null = null;
@@ -111,7 +108,6 @@ export function protectionPlugin(options: ProtectionOptions = {}) {
       }
       return undefined;
     });
-    kit.filterOutput = (text, ctx) => filterOutput(text, policyFor(ctx)).text;
     const fileTools = new Set<string>(FILE_TOOL_NAMES);
     pi.on("tool_result", (event, ctx) => {
       if (resultNeedsErrorFlag(event.details)) return { isError: true };
@@ -134,28 +130,19 @@ export function protectionPlugin(options: ProtectionOptions = {}) {
       },
     }));
 
-    kit.guidance = (ctx) => {
-      const loaded = loadRootGuidance(policyFor(ctx));
-      if (!loaded || ctx.getSystemPrompt().includes(loaded.text)) return null;
-      const message: CustomMessage = {
-        role: "custom",
-        customType: GUIDANCE_TYPE,
-        content: loaded.projectData,
-        display: false,
-        timestamp: 0,
-      };
-      return message;
-    };
-
-    kit.allowedAgain = (state, ctx) => {
-      const keys: string[] = [];
-      for (const [key, denial] of Object.entries(state.denials)) {
-        if (!passesNow(policyFor(ctx), denial)) continue;
-        pi.appendEntry(KIT.policyAllowed, { scope: denial.scope, rule: denial.rule });
-        tracker.reset(key);
-        keys.push(key);
-      }
-      return keys;
+    return {
+      filterOutput: (text, ctx) => filterOutput(text, policyFor(ctx)).text,
+      requestInputs(state, ctx) {
+        const loaded = loadRootGuidance(policyFor(ctx));
+        const guidance = !loaded || ctx.getSystemPrompt().includes(loaded.text) ? null : loaded.projectData;
+        const allowedAgain: RequestInputs["allowedAgain"] = [];
+        for (const [key, denial] of Object.entries(state.denials)) {
+          if (!passesNow(policyFor(ctx), denial)) continue;
+          allowedAgain.push({ scope: denial.scope, rule: denial.rule });
+          tracker.reset(key);
+        }
+        return { guidance, allowedAgain };
+      },
     };
   };
 }

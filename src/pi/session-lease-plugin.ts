@@ -1,14 +1,14 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { acquireLease, releaseLease } from "../log/session-lease.js";
-import type { KitRuntime } from "./extension.js";
+import type { KitPlugin } from "./kit-hooks.js";
 
 /**
  * While the kit runs inside a host, it holds a lease on the session file it works on (`<file>.context-kit.lease`,
  * the owner's pid), so `context-kit recover` can tell the file is in use even when no command line names it
  * (`-c`, `-r`, `/resume`). Switching sessions moves the lease; shutdown and process exit remove it.
  */
-export function sessionLeasePlugin() {
-  return (pi: ExtensionAPI, kit: KitRuntime) => {
+export function sessionLeasePlugin(): KitPlugin {
+  return (pi: ExtensionAPI, kit) => {
     let held: string | null = null;
     const release = () => {
       if (held) releaseLease(held);
@@ -30,5 +30,6 @@ export function sessionLeasePlugin() {
     pi.on("agent_start", take);
     pi.on("session_shutdown", release);
     process.once("exit", release);
+    return {};
   };
 }
