@@ -200,7 +200,7 @@ function apply(bytes: Buffer, m: Mutation): Buffer {
 const COMMANDS: ((file: string) => string[])[] = [
   (f) => ["inspect", f],
   (f) => ["inspect", f, "--strict"],
-  (f) => ["replay", f, "--all"],
+  (f) => ["replay", f],
   (f) => ["view", f],
   (f) => ["view", f, "--no-recovery"],
   (f) => ["check", f],
