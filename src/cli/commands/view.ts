@@ -62,7 +62,7 @@ export const viewCommand: Command = {
   summary: "Show what the model would be sent for a leaf: the recovery view when the branch has an anchor.",
   usage: "FILE [--leaf ID] [--no-recovery] [--json]",
   description:
-    "Builds the messages the model would receive for the branch to a leaf (the active leaf unless --leaf): the host's own context, or the recovery view when the branch has a recovery marker (instructions, every user message of the branch, the marker and what follows it). Prints one row per message with its role and text (a reply that ended in a provider error shows the error), what the view leaves out, an estimate of the tokens saved, and whether each request the kit recorded at this leaf is reproduced. Exit 2 when the file is unreadable or not a Pi session file, or when records fail their schema (they are listed; their content is left out of the view).",
+    "Builds the messages the model would receive for the branch to a leaf (the active leaf unless --leaf): the host's own context, or the recovery view when the branch has a recovery marker (instructions, every user message of the branch, the marker and what follows it). Prints one row per message with its role and text (a reply that ended in a provider error shows the error), what the view leaves out, an estimate of the tokens saved, and whether each request the kit recorded at this leaf is reproduced. Exit 2 when the file is unreadable or not a Pi session file.",
   options: { ...JSON_OPTION, leaf: { type: "string" }, "no-recovery": { type: "boolean", default: false } },
   optionHelp: {
     "--leaf ID":
