@@ -20,7 +20,7 @@ export function invalidRecordStub(value: Record<string, unknown>, id: string): S
   return stub as unknown as SessionEntry;
 }
 
-/** The records of a log that failed their schema (left out of state and views), as diagnostics. */
+/** The records of a log that failed their schema, as diagnostics. */
 export function invalidRecords(log: { diagnostics: readonly Diagnostic[] }): Diagnostic[] {
   return log.diagnostics.filter((d) => d.code === "E_SCHEMA");
 }
@@ -44,4 +44,32 @@ export function nestsDeeper(value: unknown, max = MAX_NESTING): boolean {
 
 export function isInvalidRecordStub(entry: { type: string }): boolean {
   return (entry.type as string) === INVALID_RECORD_TYPE;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Content the host can read: absent (read as empty), text, or a list of blocks that are objects. */
+function readableContent(content: unknown): boolean {
+  if (content === undefined || content === null || typeof content === "string") return true;
+  return Array.isArray(content) && content.every(isObject);
+}
+
+/**
+ * A record that failed its schema in a way no reader can take at face value: a message that is not an object,
+ * content that is neither text nor a list of blocks, a summary that is not text. Such records are left out of state
+ * and views. Other schema failures (a missing field the host reads as empty, a field of another type) are reported
+ * and kept, as the host keeps them.
+ */
+export function unreadableRecord(value: Record<string, unknown>): boolean {
+  if (value.type === "message") {
+    const message = value.message;
+    return !isObject(message) || !readableContent(message.content) || !textOrAbsent(message.summary);
+  }
+  if (value.type === "custom_message") return !readableContent(value.content);
+  if (value.type === "compaction" || value.type === "branch_summary") return !textOrAbsent(value.summary);
+  return false;
+}
+
+function textOrAbsent(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === "string";
 }

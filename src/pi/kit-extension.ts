@@ -6,6 +6,7 @@ import { createContextKitExtension } from "./extension.js";
 import { loadHostModule } from "./host.js";
 import { protectionPlugin } from "./protection.js";
 import { sessionLeasePlugin } from "./session-lease-plugin.js";
+import type { SettleGate } from "./settle-gate.js";
 import { verificationPlugin } from "./verification.js";
 
 export interface KitExtensionOptions {
@@ -13,6 +14,8 @@ export interface KitExtensionOptions {
   policyRoot?: string;
   /** Where `context-kit-host-tools.json` is looked for; default: the host's agent directory. */
   agentDir?: string;
+  /** Closed while a run and its end-of-run work are in progress (see `holdPromptsUntilSettled`). */
+  gate?: SettleGate;
 }
 
 export function agentDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
@@ -37,7 +40,8 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
       agentDir,
     });
     const verification = verificationPlugin(() => capabilities.tools);
-    await createContextKitExtension({ plugins: [protection, verification, sessionLeasePlugin()] })(pi);
+    const plugins = [protection, verification, sessionLeasePlugin()];
+    await createContextKitExtension({ plugins, ...(options.gate ? { gate: options.gate } : {}) })(pi);
   };
 }
 

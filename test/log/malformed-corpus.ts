@@ -533,8 +533,7 @@ export function buildVariants(): Variant[] {
       expected: ["E_SCHEMA@2"],
       entries: 2,
       host: "exact",
-      check: (s) =>
-        expect(s.diagnostics[0]?.message).toBe(`${"/message must have required property 'content'"}${STUBBED}`),
+      check: (s) => expect(s.diagnostics[0]?.message).toBe("/message must have required property 'content'"),
     },
     {
       name: "schema: a field of the wrong type",
@@ -542,7 +541,7 @@ export function buildVariants(): Variant[] {
       expected: ["E_SCHEMA@3"],
       entries: 3,
       host: "exact",
-      check: (s) => expect(s.diagnostics[0]?.message).toBe(`${"/message/model must be string"}${STUBBED}`),
+      check: (s) => expect(s.diagnostics[0]?.message).toBe("/message/model must be string"),
     },
     {
       name: "schema: an entry without its message",
