@@ -48,28 +48,18 @@ export function isInvalidRecordStub(entry: { type: string }): boolean {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** Content the host can read: absent (read as empty), text, or a list of blocks that are objects. */
-function readableContent(content: unknown): boolean {
-  if (content === undefined || content === null || typeof content === "string") return true;
-  return Array.isArray(content) && content.every(isObject);
-}
+const LIST_CONTENT = new Set(["assistant", "toolResult"]);
 
 /**
- * A record that failed its schema in a way no reader can take at face value: a message that is not an object,
- * content that is neither text nor a list of blocks, a summary that is not text. Such records are left out of state
- * and views. Other schema failures (a missing field the host reads as empty, a field of another type) are reported
- * and kept, as the host keeps them.
+ * The record with absent content filled in the way the hosts read it (empty text, or no blocks), or null when there
+ * is nothing to fill. A record that is valid once filled is kept (and reported): the hosts read it as empty. Any
+ * other schema failure leaves the record out of state and views.
  */
-export function unreadableRecord(value: Record<string, unknown>): boolean {
-  if (value.type === "message") {
-    const message = value.message;
-    return !isObject(message) || !readableContent(message.content) || !textOrAbsent(message.summary);
+export function withEmptyContent(value: Record<string, unknown>): Record<string, unknown> | null {
+  if (value.type === "message" && isObject(value.message) && value.message.content == null) {
+    const empty = LIST_CONTENT.has(String(value.message.role)) ? [] : "";
+    return { ...value, message: { ...value.message, content: empty } };
   }
-  if (value.type === "custom_message") return !readableContent(value.content);
-  if (value.type === "compaction" || value.type === "branch_summary") return !textOrAbsent(value.summary);
-  return false;
-}
-
-function textOrAbsent(value: unknown): boolean {
-  return value === undefined || value === null || typeof value === "string";
+  if (value.type === "custom_message" && value.content == null) return { ...value, content: "" };
+  return null;
 }

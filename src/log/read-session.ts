@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { type Diagnostic, diagnostic, FATAL_CODES } from "./diagnostics.js";
 import type { SessionEntry, SessionHeader } from "./entry-types.js";
-import { invalidRecordStub, MAX_NESTING, nestsDeeper, unreadableRecord } from "./invalid-record.js";
+import { invalidRecordStub, MAX_NESTING, nestsDeeper, withEmptyContent } from "./invalid-record.js";
 import { linesOfBuffer, linesOfFile, type RawLine } from "./lines.js";
 import { migrateToV3 } from "./migrate.js";
 import { checkEntry } from "./schemas.js";
@@ -173,7 +173,8 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
         : checkEntry(value);
       if (!check.ok) {
         const code = check.unknown ? "W_UNKNOWN_TYPE" : "E_SCHEMA";
-        const unreadable = !check.unknown && (tooDeep.has(record.at.line) || unreadableRecord(value));
+        const filled = check.unknown || tooDeep.has(record.at.line) ? null : withEmptyContent(value);
+        const unreadable = !check.unknown && (filled === null || !checkEntry(filled).ok);
         const note = check.unknown
           ? " (kept, ignored by the kit)"
           : unreadable
