@@ -4,6 +4,7 @@ import { holdPromptsUntilSettled, isHeadless } from "./headless-settle.js";
 import { HostNotFound, loadHostModule, resolveHost } from "./host.js";
 import { agentDirFromEnv, createKitExtension } from "./kit-extension.js";
 import { isNewHostLine, LaunchRefused, planLaunch } from "./launcher.js";
+import { hostHelpText, launcherHelp, wantsHelp } from "./launcher-help.js";
 import { SettleGate } from "./settle-gate.js";
 
 type HostMain = (args: string[], options?: { extensionFactories?: unknown[] }) => Promise<void>;
@@ -25,6 +26,10 @@ export async function launch(argv: string[], options: LaunchOptions = {}): Promi
       return 0;
     }
     const plan = planLaunch(argv, host);
+    if (plan.protect && wantsHelp(argv)) {
+      process.stdout.write(`${launcherHelp(host, hostHelpText(host))}\n`);
+      return 0;
+    }
     const policyRoot = process.cwd();
     if (plan.protect) await loadHostCapabilities({ projectRoot: policyRoot, agentDir: agentDirFromEnv() });
     const module = await loadHostModule(host);
