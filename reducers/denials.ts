@@ -1,6 +1,6 @@
 import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
-import { ACCESS_DENIED, type DenialDetails } from "./contract/tool-details.js";
+import { ACCESS_DENIED, type DenialDetails, denialKey } from "./contract/tool-details.js";
 import { exhaustive } from "./session.js";
 import type { DenialRecord } from "./state.js";
 
@@ -14,30 +14,46 @@ export function initialDenials(): DenialsSlice {
 export function denialOf(details: unknown): DenialDetails | null {
   if (typeof details !== "object" || details === null) return null;
   const d = details as Partial<DenialDetails>;
-  if (d.code !== ACCESS_DENIED || typeof d.scope !== "string") return null;
+  if (d.code !== ACCESS_DENIED || typeof d.scope !== "string" || typeof d.rule !== "string") return null;
   if (d.status !== "excluded" && d.status !== "outOfScope") return null;
   return d as DenialDetails;
 }
 
+const OPS = new Set(["read", "list", "search", "write"]);
+
 /**
- * Denied scopes keyed by canonical directory: a reminder for the model, never an authorisation cache. A scope leaves
- * the set when a host entry records that the policy allows it again.
+ * Denials keyed by what was denied (the rule, which names its canonical target): a reminder for the model, never an
+ * authorisation cache. A denial leaves the set when a host entry records that the same decision now passes.
  */
 export const denialsReducer = (state: DenialsSlice, event: KitEvent): DenialsSlice => {
   switch (event.kind) {
     case "toolResult": {
       const denial = denialOf(event.details);
       if (!denial) return state;
+      const key = denialKey(denial);
+      const op = typeof denial.op === "string" && OPS.has(denial.op) ? denial.op : undefined;
+      const target =
+        typeof denial.target === "string"
+          ? denial.target
+          : typeof denial.path === "string"
+            ? denial.path
+            : denial.scope;
       return produce(state, (d) => {
-        const known = d[denial.scope];
+        const known = d[key];
         if (known) {
           known.count += 1;
           known.lastEntryId = event.entryId;
           known.status = denial.status;
+          known.target = target;
+          if (op) known.op = op;
+          else delete known.op;
           known.guidanceShown ||= denial.guidanceShown === true;
         } else {
-          d[denial.scope] = {
+          d[key] = {
             scope: denial.scope,
+            rule: denial.rule,
+            ...(op ? { op } : {}),
+            target,
             status: denial.status,
             count: 1,
             firstEntryId: event.entryId,
@@ -47,11 +63,17 @@ export const denialsReducer = (state: DenialsSlice, event: KitEvent): DenialsSli
         }
       });
     }
-    case "kit":
-      if (event.record.type !== "policyAllowed" || !(event.record.data.scope in state)) return state;
+    case "kit": {
+      if (event.record.type !== "policyAllowed") return state;
+      const { scope, rule } = event.record.data;
+      const keys = Object.keys(state).filter((key) =>
+        typeof rule === "string" ? key === rule : state[key]?.scope === scope,
+      );
+      if (keys.length === 0) return state;
       return produce(state, (d) => {
-        if (event.record.type === "policyAllowed") delete d[event.record.data.scope];
+        for (const key of keys) delete d[key];
       });
+    }
     case "user":
     case "assistant":
     case "hostMessage":

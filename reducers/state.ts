@@ -1,5 +1,5 @@
 import type { CheckName, CheckStatus, ToolLoopKind, ToolLoopReport } from "./contract/kit-entries.js";
-import type { DenialStatus, FileIssueCode } from "./contract/tool-details.js";
+import type { DenialOp, DenialStatus, FileIssueCode } from "./contract/tool-details.js";
 
 export interface SessionSlice {
   model: { provider: string; modelId: string } | null;
@@ -15,6 +15,11 @@ export interface RequestSlice {
 
 export interface DenialRecord {
   scope: string;
+  /** The rule that fired; the record's key. */
+  rule: string;
+  /** The latest denied operation and spelled path: the decision taken again to see whether it now passes. */
+  op?: DenialOp;
+  target: string;
   status: DenialStatus;
   count: number;
   firstEntryId: string;

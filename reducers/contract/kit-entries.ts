@@ -68,9 +68,13 @@ export interface VerificationIncompleteDetails {
   rounds: number;
 }
 
-/** `custom` entry: the policy allows this scope again, so its denial reminder is dropped. */
+/**
+ * `custom` entry: the same decision that denied now passes, so the denial's reminder is dropped. `rule` names the
+ * denial; an entry without it (older sessions) drops every denial in `scope`.
+ */
 export interface PolicyAllowedData {
   scope: string;
+  rule?: string;
 }
 
 export type ToolLoopKind = "repeat" | "ping-pong" | "repeated-failure" | "post-compaction";

@@ -7,6 +7,8 @@ export const ACCESS_DENIED = "CONTEXT_ACCESS_DENIED";
 
 export type DenialStatus = "excluded" | "outOfScope";
 
+export type DenialOp = "read" | "list" | "search" | "write";
+
 export interface DenialDetails {
   code: typeof ACCESS_DENIED;
   status: DenialStatus;
@@ -18,6 +20,9 @@ export interface DenialDetails {
   rule: string;
   /** The canonical path that was asked for. */
   path: string;
+  /** The operation that was denied and the path as spelled (normalised), so the same decision can be taken again. */
+  op?: DenialOp;
+  target?: string;
   /** Set on the second and later denials in the same scope, with the running count. */
   previouslyBlocked?: boolean;
   scopeCount?: number;
@@ -31,6 +36,8 @@ export const FILE_ISSUE_CODES = [
   "FILE_NOT_FOUND",
   "UNSUPPORTED_FILE_TYPE",
   "READ_ACCESS_DENIED",
+  "PATH_TOO_LONG",
+  "SYMLINK_LOOP",
 ] as const;
 export type FileIssueCode = (typeof FILE_ISSUE_CODES)[number];
 
@@ -54,6 +61,11 @@ export interface FileTouchDetails {
 /** Set by a guarded search that skipped excluded subtrees: a success, never a denial. */
 export interface PrunedDetails {
   pruned: string[];
+}
+
+/** What a denial is counted under: the rule that fired, which names its canonical target. */
+export function denialKey(details: Pick<DenialDetails, "rule">): string {
+  return details.rule;
 }
 
 export function isDenial(details: unknown): details is DenialDetails {

@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { type Diagnostic, diagnostic, FATAL_CODES } from "./diagnostics.js";
 import type { SessionEntry, SessionHeader } from "./entry-types.js";
+import { invalidRecordStub, MAX_NESTING, nestsDeeper, withEmptyContent } from "./invalid-record.js";
 import { linesOfBuffer, linesOfFile, type RawLine } from "./lines.js";
 import { migrateToV3 } from "./migrate.js";
 import { checkEntry } from "./schemas.js";
@@ -65,6 +66,8 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
   const diagnostics: Diagnostic[] = [];
   const dropped: DroppedRecord[] = [];
   const records: Parsed[] = [];
+  /** Lines of records nested too deep to print or clone safely. */
+  const tooDeep = new Set<number>();
   let hostIndex = 0;
   let bytes = 0;
   let lineCount = 0;
@@ -118,6 +121,8 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
       if (index === 0) firstValueNotObject = at;
       continue;
     }
+    // A record needs at least two bytes per level, so only long lines are walked.
+    if (raw.bytes.length > 2 * MAX_NESTING && nestsDeeper(value)) tooDeep.add(at.line);
     records.push({ value: value as Record<string, unknown>, at, hostIndex: index });
   }
 
@@ -134,6 +139,13 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
     lines: lineCount,
     endsWithNewline,
   };
+  if (records[0] && tooDeep.has(records[0].at.line)) {
+    log.diagnostics.push(
+      diagnostic("E_BAD_HEADER", records[0].at, `the session header nests deeper than ${MAX_NESTING} levels`),
+    );
+    log.unusable = true;
+    return finish(log);
+  }
   if (!takeHeader(log, records, firstLineDamaged, firstValueNotObject)) return finish(log);
 
   const migrated = migrateToV3(log, records);
@@ -154,15 +166,25 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
       });
       continue;
     }
+    let entry = value as unknown as SessionEntry;
     if (options.validate !== false) {
-      const check = checkEntry(value);
+      const check = tooDeep.has(record.at.line)
+        ? { ok: false as const, unknown: false, message: `record nests deeper than ${MAX_NESTING} levels` }
+        : checkEntry(value);
       if (!check.ok) {
         const code = check.unknown ? "W_UNKNOWN_TYPE" : "E_SCHEMA";
-        const note = check.unknown ? " (kept, ignored by the kit)" : "";
+        const filled = check.unknown || tooDeep.has(record.at.line) ? null : withEmptyContent(value);
+        const unreadable = !check.unknown && (filled === null || !checkEntry(filled).ok);
+        const note = check.unknown
+          ? " (kept, ignored by the kit)"
+          : unreadable
+            ? ": the kit keeps its place in the tree and leaves its content out of state and views"
+            : "";
         diagnostics.push(diagnostic(code, record.at, check.message + note, value.id));
+        if (unreadable) entry = invalidRecordStub(value, value.id);
       }
     }
-    log.entries.push(value as unknown as SessionEntry);
+    log.entries.push(entry);
     log.positions.push(record.at);
   }
   return finish(log);

@@ -29,7 +29,7 @@ export function handleContextRequest(request: ContextRequest): OutgoingView {
   const { session, live, append } = request;
   const before = live.atLeaf(session);
   for (const inputs of request.inputs(before)) {
-    for (const scope of inputs.allowedAgain) append(KIT.policyAllowed, { scope });
+    for (const allowed of inputs.allowedAgain) append(KIT.policyAllowed, allowed);
     if (inputs.guidance !== before.inputs.guidance) append(KIT.rootGuidance, { text: inputs.guidance });
   }
   const { view, pending } = liveRequest(session, live.atLeaf(session), request.messages);

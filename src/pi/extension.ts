@@ -16,6 +16,8 @@ export type { KitHooks, KitPlugin, KitServices, RequestInputs } from "./kit-hook
 export interface ContextKitOptions {
   /** Extra wiring (protection, verification) that shares the live state. */
   plugins?: KitPlugin[];
+  /** The gate that stays closed from a run's first request until its end-of-run work is done (a launcher waits on it). */
+  gate?: SettleGate;
 }
 
 const SETTLE_WAIT_MS = 3000;
@@ -37,7 +39,7 @@ function reportError(error: unknown, where: string, ctx?: ExtensionContext): voi
 export function createContextKitExtension(options: ContextKitOptions = {}): ExtensionFactory {
   return (pi: ExtensionAPI) => {
     const live = new LiveState();
-    const gate = new SettleGate();
+    const gate = options.gate ?? new SettleGate();
     const digests = new LiveDigests();
     const version = kitVersion();
     /** Set while a verification continuation runs: it never starts a recovery. */

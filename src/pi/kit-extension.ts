@@ -5,6 +5,8 @@ import { loadHostCapabilities, type MutationQueue } from "../tools/index.js";
 import { createContextKitExtension } from "./extension.js";
 import { loadHostModule } from "./host.js";
 import { protectionPlugin } from "./protection.js";
+import { sessionLeasePlugin } from "./session-lease-plugin.js";
+import type { SettleGate } from "./settle-gate.js";
 import { verificationPlugin } from "./verification.js";
 
 export interface KitExtensionOptions {
@@ -12,6 +14,8 @@ export interface KitExtensionOptions {
   policyRoot?: string;
   /** Where `context-kit-host-tools.json` is looked for; default: the host's agent directory. */
   agentDir?: string;
+  /** Closed while a run and its end-of-run work are in progress (see `holdPromptsUntilSettled`). */
+  gate?: SettleGate;
 }
 
 export function agentDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
@@ -33,9 +37,11 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
       ...(options.policyRoot ? { policyRoot: options.policyRoot } : {}),
       ...(queue ? { withMutationQueue: queue } : {}),
       hostTools: capabilities.tools,
+      agentDir,
     });
     const verification = verificationPlugin(() => capabilities.tools);
-    await createContextKitExtension({ plugins: [protection, verification] })(pi);
+    const plugins = [protection, verification, sessionLeasePlugin()];
+    await createContextKitExtension({ plugins, ...(options.gate ? { gate: options.gate } : {}) })(pi);
   };
 }
 

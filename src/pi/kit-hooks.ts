@@ -1,4 +1,5 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { PolicyAllowedData } from "../../reducers/contract/kit-entries.js";
 import type { KitState } from "../../reducers/state.js";
 import type { LiveState } from "./live-state.js";
 
@@ -6,8 +7,8 @@ import type { LiveState } from "./live-state.js";
 export interface RequestInputs {
   /** Root guidance as the view would carry it (labelled project data), null when there is none. */
   guidance: string | null;
-  /** Denied scopes the policy allows again. */
-  allowedAgain: string[];
+  /** Recorded denials whose same decision now passes (recorded as `policy-allowed` entries). */
+  allowedAgain: PolicyAllowedData[];
 }
 
 /** What a plugin adds to the kit, called at fixed points. Every hook is optional. */

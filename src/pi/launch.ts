@@ -1,9 +1,11 @@
 import { kitVersion } from "../package-root.js";
 import { HostCapabilitiesError, loadHostCapabilities } from "../tools/index.js";
+import { holdPromptsUntilSettled, isHeadless } from "./headless-settle.js";
 import { HostNotFound, loadHostModule, resolveHost } from "./host.js";
 import { agentDirFromEnv, createKitExtension } from "./kit-extension.js";
-import { LaunchRefused, planLaunch } from "./launcher.js";
+import { isNewHostLine, LaunchRefused, planLaunch } from "./launcher.js";
 import { hostHelpText, launcherHelp, wantsHelp } from "./launcher-help.js";
+import { SettleGate } from "./settle-gate.js";
 
 type HostMain = (args: string[], options?: { extensionFactories?: unknown[] }) => Promise<void>;
 
@@ -33,8 +35,13 @@ export async function launch(argv: string[], options: LaunchOptions = {}): Promi
     const module = await loadHostModule(host);
     process.title = "pi";
     process.env.PI_CODING_AGENT = "true";
+    // On 0.73, print and JSON modes dispose the runtime before the kit's end-of-run work is done: hold each prompt.
+    const gate = new SettleGate();
+    if (plan.protect && !isNewHostLine(host) && isHeadless(plan.args, process.stdin.isTTY)) {
+      holdPromptsUntilSettled(module.AgentSession, gate);
+    }
     const extensionFactories = plan.protect
-      ? [...(options.extraFactories ?? []), createKitExtension({ policyRoot })]
+      ? [...(options.extraFactories ?? []), createKitExtension({ policyRoot, gate })]
       : [];
     await (module.main as HostMain)(plan.args, { extensionFactories });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

@@ -1,5 +1,5 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { KitState } from "../../reducers/state.js";
+import type { DenialRecord, KitState } from "../../reducers/state.js";
 import { createPolicy, filterOutput, loadRootGuidance, type Policy } from "../policy/index.js";
 import {
   createGuardedTools,
@@ -9,7 +9,7 @@ import {
   resultNeedsErrorFlag,
   type ToolDefinition,
 } from "../tools/index.js";
-import type { KitPlugin } from "./kit-hooks.js";
+import type { KitPlugin, RequestInputs } from "./kit-hooks.js";
 
 const SHELL_TOOLS = new Set(["bash", "shell", "powershell"]);
 
@@ -19,22 +19,30 @@ export interface ProtectionOptions {
   withMutationQueue?: MutationQueue;
   /** Tools from host capabilities (already checked), added to the catalog. */
   hostTools?: ToolDefinition[];
+  /** The host's agent directory: never writable when it lies under the policy root. */
+  agentDir?: string;
 }
 
 /** Denial counts backed by the folded session, plus the denials this process issued that are not folded yet. */
-function sessionDenialTracker(current: () => KitState | null): DenialTracker & { reset(scope: string): void } {
+function sessionDenialTracker(current: () => KitState | null): DenialTracker & { reset(key: string): void } {
   const issued = new Map<string, number>();
   return {
-    note(scope) {
-      const folded = current()?.denials[scope]?.count ?? 0;
-      const count = Math.max(folded, issued.get(scope) ?? 0) + 1;
-      issued.set(scope, count);
+    note(key) {
+      const folded = current()?.denials[key]?.count ?? 0;
+      const count = Math.max(folded, issued.get(key) ?? 0) + 1;
+      issued.set(key, count);
       return { count, first: count === 1 };
     },
-    reset(scope) {
-      issued.delete(scope);
+    reset(key) {
+      issued.delete(key);
     },
   };
+}
+
+/** A recorded denial is allowed again only when the same operation on the same spelled path now passes. */
+function passesNow(policy: Policy, denial: DenialRecord): boolean {
+  const op = denial.op ?? (denial.rule.startsWith("control:") ? "write" : "read");
+  return policy.decide(denial.target, op).allowed;
 }
 
 /**
@@ -43,10 +51,11 @@ function sessionDenialTracker(current: () => KitState | null): DenialTracker & {
  */
 export function protectionPlugin(options: ProtectionOptions = {}): KitPlugin {
   return (pi: ExtensionAPI, kit) => {
-    let policy: Policy | null = options.policyRoot ? createPolicy({ root: options.policyRoot }) : null;
+    const agent = options.agentDir === undefined ? {} : { agentDir: options.agentDir };
+    let policy: Policy | null = options.policyRoot ? createPolicy({ root: options.policyRoot, ...agent }) : null;
     let lastCtx: ExtensionContext | null = null;
     const policyFor = (ctx: { cwd: string }) => {
-      policy ??= createPolicy({ root: ctx.cwd });
+      policy ??= createPolicy({ root: ctx.cwd, ...agent });
       return policy;
     };
     const tracker = sessionDenialTracker(() => (lastCtx ? kit.live.atLeaf(lastCtx.sessionManager) : null));
@@ -61,7 +70,7 @@ export function protectionPlugin(options: ProtectionOptions = {}): KitPlugin {
     };
 
     const templates = createGuardedTools({
-      policy: createPolicy({ root: options.policyRoot ?? process.cwd() }),
+      policy: createPolicy({ root: options.policyRoot ?? process.cwd(), ...agent }),
       denials: tracker,
     });
     for (const name of FILE_TOOL_NAMES) {
@@ -126,8 +135,12 @@ export function protectionPlugin(options: ProtectionOptions = {}): KitPlugin {
       requestInputs(state, ctx) {
         const loaded = loadRootGuidance(policyFor(ctx));
         const guidance = !loaded || ctx.getSystemPrompt().includes(loaded.text) ? null : loaded.projectData;
-        const allowedAgain = Object.keys(state.denials).filter((scope) => policyFor(ctx).decide(scope, "read").allowed);
-        for (const scope of allowedAgain) tracker.reset(scope);
+        const allowedAgain: RequestInputs["allowedAgain"] = [];
+        for (const [key, denial] of Object.entries(state.denials)) {
+          if (!passesNow(policyFor(ctx), denial)) continue;
+          allowedAgain.push({ scope: denial.scope, rule: denial.rule });
+          tracker.reset(key);
+        }
         return { guidance, allowedAgain };
       },
     };

@@ -21,6 +21,15 @@ export class SettleGate {
     this.release = null;
   }
 
+  get isOpen(): boolean {
+    return this.pending === null;
+  }
+
+  /** Resolves when the gate is open, however long that takes. */
+  whenOpen(): Promise<void> {
+    return this.pending ?? Promise.resolve();
+  }
+
   async wait(maxMs: number): Promise<void> {
     if (!this.pending) return;
     let timer: NodeJS.Timeout | undefined;

@@ -9,3 +9,14 @@ export const ROOT_GUIDANCE_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 
 /** Directory name that is never writable anywhere under the policy root. */
 export const PI_CONTROL_DIR = ".pi";
+
+/**
+ * Folders whose contents run or load later without passing the file tools: the host's project configuration and
+ * discovery folders (`.pi/` settings, extensions, skills, prompts, themes, SYSTEM.md; `.agents/skills`) and git's
+ * folder (hooks, config). Never writable anywhere under the policy root; reads stay allowed.
+ */
+export const CONTROL_DIRS = [
+  { name: PI_CONTROL_DIR, rule: "pi-dir", label: "a .pi configuration directory" },
+  { name: ".agents", rule: "agents-dir", label: "an .agents skills directory the host discovers" },
+  { name: ".git", rule: "git-dir", label: "a .git directory (hooks and configuration run later)" },
+] as const;

@@ -3,11 +3,11 @@ import { join, resolve } from "node:path";
 import { packageRoot } from "../package-root.js";
 import { type BoundedText, loadBoundedText } from "./bounded-text.js";
 import { detectCaseInsensitive, makeFold, trueCase } from "./case-fold.js";
-import { MARKER_NAME, PI_CONTROL_DIR } from "./constants.js";
-import type { Decision, DenialKind, Denied, PolicyOp } from "./decision.js";
+import { CONTROL_DIRS, MARKER_NAME } from "./constants.js";
+import type { Decision, DenialKind, Denied, PolicyOp, Unresolvable, UnresolvableCode } from "./decision.js";
 import { expandPathInput } from "./path-input.js";
 import { partsBelow, sameParts } from "./path-parts.js";
-import { isAbsent, nodePolicyFs, type PolicyFs } from "./policy-fs.js";
+import { errorCode, isAbsent, nodePolicyFs, type PolicyFs } from "./policy-fs.js";
 import { realPathOf } from "./real-path.js";
 
 export interface PolicyOptions {
@@ -19,6 +19,8 @@ export interface PolicyOptions {
   caseInsensitive?: boolean;
   /** Folders that are never writable; defaults to the kit's own installed package folder. */
   protectedDirs?: readonly string[];
+  /** The host's agent directory (extensions, skills, host capabilities): never writable when under the root. */
+  agentDir?: string;
   fs?: PolicyFs;
 }
 
@@ -46,7 +48,10 @@ export function createPolicy(options: PolicyOptions): Policy {
   const caseInsensitive = options.caseInsensitive ?? detectCaseInsensitive(rootReal, fs);
   const fold = makeFold(caseInsensitive);
   const home = options.home ?? homedir();
-  const protectedDirs = (options.protectedDirs ?? [packageRoot()]).map((dir) => realPathOf(resolve(dir), fs));
+  const protectedDirs = [
+    ...(options.protectedDirs ?? [packageRoot()]).map((dir) => ({ dir, rule: "kit-package" })),
+    ...(options.agentDir === undefined ? [] : [{ dir: options.agentDir, rule: "agent-dir" }]),
+  ].map(({ dir, rule }) => ({ dir: realPathOf(resolve(dir), fs), rule }));
 
   const canonical = (path: string): string => {
     const real = realPathOf(path, fs);
@@ -54,31 +59,37 @@ export function createPolicy(options: PolicyOptions): Policy {
     return parts ? trueCase(rootReal, parts, fold, fs) : real;
   };
 
-  const markerIn = (dir: string): MarkerProbe => {
+  const probeMarker = (dir: string): { probe: MarkerProbe; unresolvable?: UnresolvableCode } => {
     try {
       fs.lstat(join(dir, MARKER_NAME));
-      return "marker";
+      return { probe: "marker" };
     } catch (error) {
-      return isAbsent(error) ? "none" : "unverifiable";
+      if (isAbsent(error)) return { probe: "none" };
+      const code = errorCode(error);
+      if (code === "ENAMETOOLONG") return { probe: "unverifiable", unresolvable: "PATH_TOO_LONG" };
+      if (code === "ELOOP") return { probe: "unverifiable", unresolvable: "SYMLINK_LOOP" };
+      return { probe: "unverifiable" };
     }
   };
+  const markerIn = (dir: string): MarkerProbe => probeMarker(dir).probe;
 
   /** The outermost marker between `base` and `base/parts…` inclusive. */
   const markerScan = (base: string, parts: readonly string[]) => {
     let dir = base;
     for (let i = 0; i <= parts.length; i++) {
       if (i > 0) dir = join(dir, parts[i - 1] ?? "");
-      const probe = markerIn(dir);
-      if (probe !== "none") return { dir, probe };
+      const found = probeMarker(dir);
+      if (found.probe !== "none") return { dir, ...found };
     }
     return undefined;
   };
 
   const controlScan = (base: string, parts: readonly string[]) => {
-    const pi = parts.findIndex((part) => fold(part) === fold(PI_CONTROL_DIR));
-    if (pi >= 0) {
-      const scope = canonical(join(base, ...parts.slice(0, pi + 1)));
-      return { scope, rule: `control:pi-dir:${scope}` };
+    const at = parts.findIndex((part) => CONTROL_DIRS.some((c) => fold(part) === fold(c.name)));
+    if (at >= 0) {
+      const control = CONTROL_DIRS.find((c) => fold(c.name) === fold(parts[at] ?? ""));
+      const scope = canonical(join(base, ...parts.slice(0, at + 1)));
+      return { scope, rule: `control:${control?.rule}:${scope}` };
     }
     const last = parts.at(-1);
     if (last !== undefined && fold(last) === fold(MARKER_NAME)) {
@@ -101,6 +112,7 @@ export function createPolicy(options: PolicyOptions): Policy {
       allowed: false,
       op,
       input,
+      lexicalPath: lexical,
       status,
       kind,
       scope,
@@ -114,27 +126,37 @@ export function createPolicy(options: PolicyOptions): Policy {
     const realParts = partsBelow(rootReal, path, fold);
     if (!lexParts || !realParts) return deny("outOfScope", "outside-root", rootReal, `outside-root:${rootReal}`);
 
+    // A file error (a name too long, a symlink loop) ends a scan without a verdict: nothing lies beyond it, so it is
+    // reported as that error unless the other spelling finds a marker.
+    let unresolvable: UnresolvableCode | undefined;
     for (const [base, parts] of [
       [rootReal, realParts],
       [lexBase, lexParts],
     ] as const) {
       const hit = markerScan(base, parts);
-      if (hit) {
-        const scope = canonical(hit.dir);
-        const marker = join(scope, MARKER_NAME);
-        const rule = hit.probe === "marker" ? `marker:${marker}` : `marker-unverifiable:${scope}`;
-        return deny("excluded", "marker", scope, rule, marker);
+      if (!hit) continue;
+      if (hit.unresolvable) {
+        unresolvable ??= hit.unresolvable;
+        continue;
       }
+      const scope = canonical(hit.dir);
+      const marker = join(scope, MARKER_NAME);
+      const rule = hit.probe === "marker" ? `marker:${marker}` : `marker-unverifiable:${scope}`;
+      return deny("excluded", "marker", scope, rule, marker);
     }
 
     if (op === "write") {
       const control = controlScan(rootReal, realParts) ?? controlScan(lexBase, lexParts);
       if (control) return deny("excluded", "control", control.scope, control.rule);
-      for (const dir of protectedDirs) {
+      for (const { dir, rule } of protectedDirs) {
         if (partsBelow(dir, path, fold) || partsBelow(dir, lexical, fold)) {
-          return deny("excluded", "control", dir, `control:kit-package:${dir}`);
+          return deny("excluded", "control", dir, `control:${rule}:${dir}`);
         }
       }
+    }
+    if (unresolvable) {
+      const refused: Unresolvable = { allowed: false, kind: "unresolvable", op, input, code: unresolvable, path };
+      return refused;
     }
 
     let finalLink = false;

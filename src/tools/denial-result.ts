@@ -1,14 +1,21 @@
-import { ACCESS_DENIED, type DenialDetails } from "../../reducers/contract/tool-details.js";
+import {
+  ACCESS_DENIED,
+  type DenialDetails,
+  denialKey,
+  type FileIssueDetails,
+} from "../../reducers/contract/tool-details.js";
 import { labelProjectData } from "../policy/bounded-text.js";
-import type { Denied } from "../policy/decision.js";
+import { CONTROL_DIRS } from "../policy/constants.js";
+import type { Denied, Refused, Unresolvable } from "../policy/decision.js";
 import type { Policy } from "../policy/policy.js";
 import type { DenialTracker } from "./denial-tracker.js";
-import { displayPath } from "./display-path.js";
+import { displayPath, shortPath } from "./display-path.js";
+import { fileIssueResult } from "./file-issue-result.js";
 import { type ToolResult, textResult } from "./tool-types.js";
 
 function headline(d: Denied, policy: Policy): string {
-  const path = JSON.stringify(d.input);
-  const scope = displayPath(policy.root, d.scope);
+  const path = JSON.stringify(shortPath(d.input));
+  const scope = shortPath(displayPath(policy.root, d.scope));
   switch (d.kind) {
     case "outside-root":
       return (
@@ -29,8 +36,9 @@ function headline(d: Denied, policy: Policy): string {
 }
 
 function controlName(rule: string): string {
-  if (rule.startsWith("control:pi-dir:")) return "a .pi configuration directory";
+  for (const c of CONTROL_DIRS) if (rule.startsWith(`control:${c.rule}:`)) return c.label;
   if (rule.startsWith("control:marker-file:")) return "a .context-exclude marker file";
+  if (rule.startsWith("control:agent-dir:")) return "the host's agent directory";
   return "the installed pi-context-kit package";
 }
 
@@ -48,12 +56,22 @@ function alternatives(d: Denied, policy: Policy): string {
   }
 }
 
+function unresolvableResult(u: Unresolvable, policy: Policy): ToolResult<FileIssueDetails> {
+  const detail = u.code === "PATH_TOO_LONG" ? "ENAMETOOLONG" : "ELOOP";
+  return fileIssueResult({ kind: "issue", code: u.code, detail }, u.path, policy.root);
+}
+
 /**
- * The host-authored result of a denied call. The first denial in a scope carries the marker's guidance (as labelled
- * project data); later ones, through any alias or tool, carry the running count and omit it.
+ * The host-authored result of a refused call. The first denial of a rule carries the marker's guidance (as labelled
+ * project data); later ones, through any alias or tool, carry the running count and omit it. A path that cannot be
+ * resolved at all is a file error, not a denial.
  */
-export function denialResult(d: Denied, policy: Policy, denials: DenialTracker): ToolResult<DenialDetails> {
-  const note = denials.note(d.scope);
+export function denialResult(
+  d: Refused,
+  policy: Policy,
+  denials: DenialTracker,
+): ToolResult<DenialDetails | FileIssueDetails> {
+  if (d.kind === "unresolvable") return unresolvableResult(d, policy);
   const details: DenialDetails = {
     code: ACCESS_DENIED,
     status: d.status,
@@ -62,7 +80,10 @@ export function denialResult(d: Denied, policy: Policy, denials: DenialTracker):
     scope: d.scope,
     rule: d.rule,
     path: d.path,
+    op: d.op,
+    target: d.lexicalPath,
   };
+  const note = denials.note(denialKey(details));
   const parts = [headline(d, policy)];
   if (note.first) {
     if (d.kind === "marker" && d.marker !== undefined) {

@@ -5,28 +5,31 @@ export interface DenialNote {
   first: boolean;
 }
 
-/** Counts denials per canonical scope. The session wiring backs it by folded session state. */
+/**
+ * Counts denials per key: the rule that fired, which names its canonical target (see `denialKey`). The session wiring
+ * backs it by folded session state.
+ */
 export interface DenialTracker {
-  note(scope: string): DenialNote;
+  note(key: string): DenialNote;
 }
 
 export interface MemoryDenialTracker extends DenialTracker {
-  count(scope: string): number;
-  /** Drops a scope, as the session state does when the policy allows it again. */
-  forget(scope: string): void;
+  count(key: string): number;
+  /** Drops a key, as the session state does when the policy allows it again. */
+  forget(key: string): void;
 }
 
 export function createMemoryDenialTracker(): MemoryDenialTracker {
   const counts = new Map<string, number>();
   return {
-    note(scope) {
-      const count = (counts.get(scope) ?? 0) + 1;
-      counts.set(scope, count);
+    note(key) {
+      const count = (counts.get(key) ?? 0) + 1;
+      counts.set(key, count);
       return { count, first: count === 1 };
     },
-    count: (scope) => counts.get(scope) ?? 0,
-    forget: (scope) => {
-      counts.delete(scope);
+    count: (key) => counts.get(key) ?? 0,
+    forget: (key) => {
+      counts.delete(key);
     },
   };
 }

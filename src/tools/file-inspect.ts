@@ -39,8 +39,9 @@ function issue(code: FileIssueCode, detail: string, stat?: Stats): LoadedFile {
 function fromError(error: unknown): LoadedFile {
   const code = errorCode(error);
   if (code === "EACCES" || code === "EPERM") return issue("READ_ACCESS_DENIED", code);
-  if (code === "ENOENT" || code === "ENOTDIR" || code === "ENAMETOOLONG") return issue("FILE_NOT_FOUND", code);
-  if (code === "ELOOP") return issue("UNSUPPORTED_FILE_TYPE", "a symbolic link");
+  if (code === "ENOENT" || code === "ENOTDIR") return issue("FILE_NOT_FOUND", code);
+  if (code === "ENAMETOOLONG") return issue("PATH_TOO_LONG", code);
+  if (code === "ELOOP") return issue("SYMLINK_LOOP", code);
   throw error;
 }
 

@@ -1,6 +1,6 @@
 import type { FileIssueDetails } from "../../reducers/contract/tool-details.js";
 import { errorCode } from "../policy/policy-fs.js";
-import { displayPath } from "./display-path.js";
+import { displayPath, shortPath } from "./display-path.js";
 import type { LoadedFile } from "./file-inspect.js";
 import { describeNonFile } from "./file-kinds.js";
 import type { ToolFileOperations } from "./file-ops.js";
@@ -11,6 +11,10 @@ type Issue = Extract<LoadedFile, { kind: "issue" }>;
 
 function explain(issue: Issue, shown: string, verb: string): string {
   switch (issue.code) {
+    case "PATH_TOO_LONG":
+      return `${shown} has a name longer than the file system allows (ENAMETOOLONG), so no file exists there. Check the path with ls or find.`;
+    case "SYMLINK_LOOP":
+      return `${shown} leads into a loop of symbolic links (ELOOP), so it names no file. Check the path with ls.`;
     case "FILE_NOT_FOUND":
       return `Not found: ${shown}. Check the path with ls or find before trying again.`;
     case "READ_ACCESS_DENIED":
@@ -37,7 +41,7 @@ function explain(issue: Issue, shown: string, verb: string): string {
 
 /** A file problem as a result: a plain explanation, `retryable: false`, the size and mtime seen. */
 export function fileIssueResult(issue: Issue, path: string, root: string, verb = "read"): ToolResult<FileIssueDetails> {
-  return fileIssue(issue.code, path, explain(issue, displayPath(root, path), verb), issue.meta);
+  return fileIssue(issue.code, path, explain(issue, shortPath(displayPath(root, path)), verb), issue.meta);
 }
 
 /** undefined when `path` is a directory; otherwise the file problem that stops ls or find. */

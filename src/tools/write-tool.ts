@@ -14,7 +14,7 @@ export function createWriteTool(deps: ToolDeps): ToolDefinition<WriteParams> {
     label: "write",
     description:
       "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. The parent directory " +
-      "must already exist. Excluded directories, .pi directories, .context-exclude markers and symlinks are never written.",
+      "must already exist. Excluded directories, control folders (.git, .pi, .agents), .context-exclude markers and symlinks are never written.",
     promptSnippet: "Create or overwrite files",
     parameters: writeSchema,
     async execute(_id, params, signal) {

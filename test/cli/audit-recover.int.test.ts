@@ -64,15 +64,15 @@ async function recoverJson(args: string[]) {
   return { ...out, doc: JSON.parse(out.stdout) };
 }
 
-/** A child process that holds `file` open; the path goes through the environment, not its command line. */
-async function holdOpen(file: string): Promise<ChildProcess> {
+/** A child process that holds `file` open (for appending by default); the path goes through the environment. */
+async function holdOpen(file: string, flags = "a"): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     [
       "-e",
-      "const fd = require('node:fs').openSync(process.env.HELD, 'r'); console.log('ready ' + fd); setInterval(() => {}, 1000);",
+      "const fd = require('node:fs').openSync(process.env.HELD, process.env.FLAGS); console.log('ready ' + fd); setInterval(() => {}, 1000);",
     ],
-    { env: { ...process.env, HELD: file }, stdio: ["ignore", "pipe", "inherit"] },
+    { env: { ...process.env, HELD: file, FLAGS: flags }, stdio: ["ignore", "pipe", "inherit"] },
   );
   children.push(child);
   await new Promise<void>((resolve, reject) => {
@@ -121,14 +121,14 @@ describe("recover refuses", () => {
     expect(forced.doc.recovered).toBe(true);
   });
 
-  it("while another process holds the file open, then proceeds once it closed", async () => {
+  it("while another process holds the file open for writing, then proceeds once it closed", async () => {
     const file = copySample();
     const before = readFileSync(file);
     const holder = await holdOpen(file);
     const out = await recover([STALLED]);
     expect(out.exitCode).toBe(2);
     expect(out.stderr).toContain(
-      `E_IN_USE: ${STALLED}: the session may be in use (process ${holder.pid} holds it open)`,
+      `E_IN_USE: ${STALLED}: the session may be in use (process ${holder.pid} holds it open for writing)`,
     );
     expect(readFileSync(file)).toEqual(before);
     expect(listing()).toEqual([STALLED]);
@@ -149,17 +149,17 @@ describe("recover refuses", () => {
   it.each([
     ["an absolute", (file: string) => file],
     ["a relative", () => `./${STALLED}`],
-  ])("while a process was started with the file on its command line (%s path)", async (_, spell) => {
+  ])("while a Pi process was started with the file on its command line (%s path)", async (_, spell) => {
     const file = copySample();
-    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "--", "--session", spell(file)], {
-      cwd: dir,
-      stdio: "ignore",
-    });
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "pi"), "setInterval(() => {}, 1000);\n");
+    const child = spawn(process.execPath, [join(bin, "pi"), "--session", spell(file)], { cwd: dir, stdio: "ignore" });
     children.push(child);
     await new Promise((resolve) => child.once("spawn", resolve));
     const out = await recover([STALLED]);
     expect(out.exitCode).toBe(2);
-    expect(out.stderr).toContain(`(process ${child.pid} was started with it)`);
+    expect(out.stderr).toContain(`(Pi process ${child.pid} was started with it)`);
     await stop(child);
     expect((await recover([STALLED])).exitCode).toBe(0);
   });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT, TOOL_LOOP_PREFIX } from "../../reducers/contract/kit-entries.js";
 import { runCli } from "../../src/cli/run.js";
-import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ck-loop-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,7 +52,11 @@ describe("tool loops offline", () => {
 
   it("replay shows the loop on the branch", async () => {
     const { doc } = await json(["replay", looping]);
-    expect(doc.files[0].branches[0].toolLoop).toMatchObject({ loop: { kind: "repeat" }, markerId: null, markersThisRequest: 0 });
+    expect(doc.files[0].branches[0].toolLoop).toMatchObject({
+      loop: { kind: "repeat" },
+      markerId: null,
+      markersThisRequest: 0,
+    });
   });
 
   it("recover appends a loop marker once, keeping the original bytes; then the leaf is marked", async () => {

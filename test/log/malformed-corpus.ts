@@ -71,6 +71,9 @@ function withRaw(line: string, key: string, raw: string): string {
 export const nestedArrays = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 
 /** Depth of `[[[...]]]` without recursion. */
+/** How the reader ends the message of a record it left out of state and views. */
+const STUBBED = ": the kit keeps its place in the tree and leaves its content out of state and views";
+
 export function arrayDepth(value: unknown): number {
   let depth = 0;
   let cursor = value;
@@ -424,15 +427,18 @@ export function buildVariants(): Variant[] {
     {
       name: "10k nested arrays in an extra field",
       bytes: buf(jsonl([header, u1, a1, u2, a2, u3, withRaw(a3, "nested", nestedArrays(10_000))])),
-      expected: [],
+      expected: ["E_SCHEMA@7"],
       entries: 6,
       host: "skeleton",
-      check: (s) => expect(arrayDepth((s.log.entries[5] as unknown as { nested: unknown }).nested)).toBe(10_000),
+      check: (s) => {
+        expect(s.diagnostics[0]?.message).toContain("nests deeper than 512 levels");
+        expect(s.log.entries[5]).not.toHaveProperty("nested");
+      },
     },
     {
       name: "100k nested arrays in an extra field",
       bytes: buf(jsonl([header, u1, a1, u2, a2, u3, withRaw(a3, "nested", nestedArrays(100_000))])),
-      expected: [],
+      expected: ["E_SCHEMA@7"],
       entries: 6,
       host: "skeleton",
     },
@@ -442,7 +448,7 @@ export function buildVariants(): Variant[] {
       expected: ["E_SCHEMA@2"],
       entries: 2,
       host: "skeleton",
-      check: (s) => expect(s.diagnostics[0]?.message).toMatch(/^\/message\/content/),
+      check: (s) => expect(s.diagnostics[0]?.message).toMatch(/^record nests deeper than 512 levels/),
     },
     {
       name: "JSON.parse throwing RangeError on deep nesting",
@@ -535,7 +541,7 @@ export function buildVariants(): Variant[] {
       expected: ["E_SCHEMA@3"],
       entries: 3,
       host: "exact",
-      check: (s) => expect(s.diagnostics[0]?.message).toBe("/message/model must be string"),
+      check: (s) => expect(s.diagnostics[0]?.message).toBe(`${"/message/model must be string"}${STUBBED}`),
     },
     {
       name: "schema: an entry without its message",
@@ -544,7 +550,8 @@ export function buildVariants(): Variant[] {
       entries: 2,
       host: "exact",
       hostContextThrows: true,
-      check: (s) => expect(s.diagnostics[0]?.message).toBe("record must have required property 'message'"),
+      check: (s) =>
+        expect(s.diagnostics[0]?.message).toBe(`${"record must have required property 'message'"}${STUBBED}`),
     },
     {
       name: "schema: an id that is not a string is dropped (the host keeps it, unaddressable)",

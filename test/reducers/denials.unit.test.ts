@@ -38,22 +38,57 @@ describe("denials", () => {
         denial("/p/gen", { previouslyBlocked: true, scopeCount: 2 }),
       ),
     ).then((state, before) => {
-      const record = state.denials["/p/gen"];
+      const record = state.denials["marker:/p/gen/.context-exclude"];
       expect(record?.count).toBe(2);
-      expect(record?.firstEntryId).toBe(before.denials["/p/gen"]?.firstEntryId);
+      expect(record?.firstEntryId).toBe(before.denials["marker:/p/gen/.context-exclude"]?.firstEntryId);
       expect(record?.lastEntryId).not.toBe(record?.firstEntryId);
       expect(record?.guidanceShown).toBe(true);
     });
   });
 
-  it("drops a scope when a host entry records that the policy allows it again", () => {
+  it("drops a scope when a host entry from an older version records that the policy allows it again", () => {
     given((b) => {
       b.user("x");
       b.toolRound("read", { path: "gen/a.txt" }, "denied", denial("/p/gen"));
       b.toolRound("read", { path: "out/a.txt" }, "denied", denial("/p/out"));
     })
       .when((b) => b.custom(KIT.policyAllowed, { scope: "/p/gen" }))
-      .then((state) => expect(Object.keys(state.denials)).toEqual(["/p/out"]));
+      .then((state) => expect(Object.keys(state.denials)).toEqual(["marker:/p/out/.context-exclude"]));
+  });
+
+  it("keys denials by rule: an outside-root and a root marker denial with the same scope are counted apart", () => {
+    const outside = denial("/p", { status: "outOfScope", rule: "outside-root:/p", op: "read", target: "/etc/passwd" });
+    const control = denial("/p", {
+      rule: "control:marker-file:/p/.context-exclude",
+      op: "write",
+      target: "/p/.context-exclude",
+    });
+    given((b) => {
+      b.user("x");
+      b.toolRound("read", { path: "/etc/passwd" }, "denied", outside);
+      b.toolRound("write", { path: ".context-exclude", content: "" }, "denied", control);
+    })
+      .when((b) => b.toolRound("read", { path: "/dev/stdin" }, "denied", { ...outside, target: "/dev/stdin" }))
+      .then((state) => {
+        expect(state.denials["outside-root:/p"]).toMatchObject({
+          count: 2,
+          op: "read",
+          target: "/dev/stdin",
+          scope: "/p",
+        });
+        expect(state.denials["control:marker-file:/p/.context-exclude"]).toMatchObject({ count: 1, op: "write" });
+      });
+  });
+
+  it("drops only the named rule when a host entry names it", () => {
+    const outside = denial("/p", { status: "outOfScope", rule: "outside-root:/p" });
+    given((b) => {
+      b.user("x");
+      b.toolRound("read", { path: "/etc/passwd" }, "denied", outside);
+      b.toolRound("read", { path: "a.txt" }, "denied", denial("/p"));
+    })
+      .when((b) => b.custom(KIT.policyAllowed, { scope: "/p", rule: "marker:/p/.context-exclude" }))
+      .then((state) => expect(Object.keys(state.denials)).toEqual(["outside-root:/p"]));
   });
 
   it("ignores a search that only pruned an excluded subtree", () => {

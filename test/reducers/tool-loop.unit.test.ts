@@ -4,8 +4,8 @@ import { refusesCall, toolLoopDecision, toolLoopReport } from "../../reducers/to
 import { callKey } from "../../src/detect/tool-loop-keys.js";
 import { kitReducer } from "../../src/fold/kit-reducer.js";
 import { toolLoopMarker, toolLoopStop } from "../../src/kit/host-messages.js";
-import type { SessionBuilder } from "../../src/synth/session-builder.js";
 import { given } from "../helpers/given.js";
+import type { SessionBuilder } from "../synth/session-builder.js";
 
 const read = (b: SessionBuilder, path = "src/a.ts", text = "export const a = 1;", n = 1) => {
   for (let i = 0; i < n; i++) b.toolRound("read", { path }, text);

@@ -30,6 +30,8 @@ describe("denial feedback", () => {
       scope: join(root, "private"),
       rule: `marker:${join(root, "private", ".context-exclude")}`,
       path: join(root, "private", "hidden-a.txt"),
+      op: "read",
+      target: join(root, "private", "hidden-a.txt"),
       guidanceShown: true,
     });
     expect(text(r)).toContain(join(root, "private", ".context-exclude"));
@@ -48,7 +50,7 @@ describe("denial feedback", () => {
     expect(text(second)).toContain("Permitted alternatives:");
     const third = await run("grep", { pattern: "x", path: "links/to-private" });
     expect(third.details).toMatchObject({ previouslyBlocked: true, scopeCount: 3 });
-    expect(f.denials.count(join(root, "private"))).toBe(3);
+    expect(f.denials.count(`marker:${join(root, "private", ".context-exclude")}`)).toBe(3);
   });
 
   it("counts scopes separately: another marker gets its own first denial", async () => {

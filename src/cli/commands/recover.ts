@@ -67,19 +67,20 @@ export function recoverSession(
       : `not stalled: ${stallReason(state)}`;
     return { exitCode: already ? 0 : 1, report: { file: shown, recovered: false, reason, ...none } };
   }
-  if (!options.force) {
-    const use = fileInUse(path, options.pid, options.nowMs);
-    if (use.inUse) {
-      throw new InputError(
-        "E_IN_USE",
-        `${shown}: the session may be in use (${use.reason}); stop the host first, or pass --force`,
-      );
-    }
+  const cwd = typeof log.header?.cwd === "string" ? log.header.cwd : null;
+  const use = options.force ? null : fileInUse(path, options.pid, options.nowMs, cwd);
+  if (use?.inUse && !options.dryRun) {
+    throw new InputError(
+      "E_IN_USE",
+      `${shown}: the session may be in use (${use.reason}); stop the host first, or pass --force`,
+    );
   }
   const promiseEntryIds = [...state.recovery.run.promiseEntryIds];
   const reason = loopMarker ? `tool-call loop: ${describeToolLoop(loopMarker.details.loop)}` : stallReason(state);
-  if (options.dryRun)
-    return { exitCode: 0, report: { file: shown, recovered: false, reason: `dry run: ${reason}`, ...none } };
+  if (options.dryRun) {
+    const busy = use?.inUse ? `; in use (${use.reason}), so a real run would refuse without --force` : "";
+    return { exitCode: 0, report: { file: shown, recovered: false, reason: `dry run: ${reason}${busy}`, ...none } };
+  }
 
   const stamp = new Date(options.nowMs).toISOString().replace(/[:.]/g, "-");
   const backupDir = options.backupDir ? resolve(options.backupDir) : dirname(path);

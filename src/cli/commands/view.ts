@@ -1,7 +1,9 @@
 import type { Omitted } from "../../../projections/recovery-view.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { textOf } from "../../fold/to-event.js";
+import type { Diagnostic } from "../../log/diagnostics.js";
 import type { AgentMessage } from "../../log/entry-types.js";
+import { invalidRecords } from "../../log/invalid-record.js";
 import { kitVersion } from "../../package-root.js";
 import { viewOfLeaf } from "../../view/leaf-view.js";
 import { type RequestStatus, recordedRequests, requestName, verifyRequest } from "../../view/recorded-requests.js";
@@ -18,6 +20,8 @@ export interface ViewReport {
   tokensEstimate: { full: number; view: number };
   /** The recorded live requests made at this leaf (usually one; none for a leaf no request was made at). */
   requests: { number: number; digestEntryId: string; status: RequestStatus; name: string }[];
+  /** Records that failed their schema (only when there are any): their place is kept, their content left out. */
+  invalidRecords?: Diagnostic[];
 }
 
 /** A reply that ended in a provider error (a 429, an overload) shows the error, not an empty row. */
@@ -49,6 +53,7 @@ export function formatView(r: ViewReport): string {
       : r.requests.map((q) => `  ${q.name}: ${q.status === "verified" ? "reproduced" : q.status}`)),
     `  omitted: ${plural(o.assistant, "assistant reply", "assistant replies")}, ${plural(o.toolResult, "tool result")}, ${o.other} other; ~${r.tokensEstimate.view} of ~${r.tokensEstimate.full} tokens`,
     ...r.messages.map((m, i) => `  ${String(i).padStart(4)} ${preview(m)}`),
+    ...(r.invalidRecords ?? []).map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
   ].join("\n");
 }
 
@@ -68,7 +73,7 @@ export const viewCommand: Command = {
   examples: ["context-kit view session.jsonl", "context-kit view session.jsonl --leaf 0000706a --no-recovery --json"],
   run({ values, positionals, cwd }) {
     const { path, shown } = singleFile(positionals, cwd);
-    const { tree } = loadUsable(path, shown);
+    const { tree, log } = loadUsable(path, shown);
     const given = values.leaf as string | undefined;
     const leaf = given === undefined ? null : resolveEntryId(tree, given, shown);
     const fold = foldTree(tree);
@@ -88,9 +93,11 @@ export const viewCommand: Command = {
       tokensEstimate: v.tokensEstimate,
       requests,
     };
+    const invalid = invalidRecords(log);
+    if (invalid.length > 0) report.invalidRecords = invalid;
     // The text is built only when printed: --json never pays for a preview of every message.
     return {
-      exitCode: 0,
+      exitCode: invalid.length > 0 ? 2 : 0,
       json: report,
       get text() {
         return formatView(report);
