@@ -5,6 +5,7 @@ import { loadHostCapabilities, type MutationQueue } from "../tools/index.js";
 import { createContextKitExtension } from "./extension.js";
 import { loadHostModule } from "./host.js";
 import { protectionPlugin } from "./protection.js";
+import { tuiPlugin } from "./tui/tui-plugin.js";
 import { verificationPlugin } from "./verification.js";
 
 export interface KitExtensionOptions {
@@ -35,7 +36,11 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
       hostTools: capabilities.tools,
     });
     const verification = verificationPlugin(() => capabilities.tools);
-    await createContextKitExtension({ plugins: [protection, verification] })(pi);
+    const tui = tuiPlugin({
+      ...(options.policyRoot ? { policyRoot: options.policyRoot } : {}),
+      reportDir: join(agentDir, "context-kit", "reports"),
+    });
+    await createContextKitExtension({ plugins: [protection, verification, tui] })(pi);
   };
 }
 
