@@ -1,4 +1,4 @@
-/** Host messages before a recovery marker that stay in the recovery view: the kit's lifecycle and policy context. */
+/** Host messages before a recovery marker that stay in the recovery view: the kit's policy context. */
 export function keepsBeforeMarker(customType: string): boolean {
-  return customType.startsWith("context-kit/policy") || customType.startsWith("context-kit/lifecycle");
+  return customType.startsWith("context-kit/policy");
 }

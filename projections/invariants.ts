@@ -1,4 +1,4 @@
-import type { AgentMessage, UserMessage } from "../src/log/entry-types.js";
+import type { AgentMessage, CustomMessage, UserMessage } from "../src/log/entry-types.js";
 import { keepsBeforeMarker } from "./context-in-force.js";
 import { toolPairingViolations } from "./tool-pairing.js";
 
@@ -24,6 +24,15 @@ export interface ViewUnderCheck {
   branchUsers: readonly UserMessage[];
   /** The anchor entry validates as a kit marker (false when the state points at anything else). */
   anchorAuthentic: boolean;
+  /** Request-local messages the projection added: root guidance first, the policy reminder last. */
+  added?: { guidance: CustomMessage | null; reminder: CustomMessage | null };
+}
+
+/** The view without the request-local messages the projection put around it. */
+function withoutAdded(view: readonly AgentMessage[], added: ViewUnderCheck["added"]): readonly AgentMessage[] {
+  const start = added?.guidance && view[0] === added.guidance ? 1 : 0;
+  const end = added?.reminder && view.at(-1) === added.reminder ? view.length - 1 : view.length;
+  return view.slice(start, end);
 }
 
 /** The invariants every projected view keeps; returns what is broken. */
@@ -31,10 +40,11 @@ export function checkView(input: ViewUnderCheck): Violation[] {
   const out: Violation[] = [];
   const { host, view, anchorIndex } = input;
   if (anchorIndex < 0) {
-    if (view.length !== host.length || view.some((m, i) => m !== host[i])) {
+    const sent = withoutAdded(view, input.added);
+    if (sent.length !== host.length || sent.some((m, i) => m !== host[i])) {
       out.push({
         code: "VIEW_DIFFERS_FROM_HOST",
-        message: "a branch with no recovery anchor must be sent as the host builds it",
+        message: "a branch with no recovery anchor must be sent as the host builds it (guidance and reminder aside)",
       });
     }
   } else {

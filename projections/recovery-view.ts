@@ -8,7 +8,7 @@ export interface RecoveryViewInput {
   anchorIndex: number;
   /** User messages on the branch that `messages` no longer holds (before a compaction), oldest first. */
   earlierUserMessages: readonly UserMessage[];
-  /** Host messages before the marker that are still in force (lifecycle and policy context). */
+  /** Host messages before the marker that are still in force (the kit's policy context). */
   keepsCustom: (customType: string) => boolean;
 }
 

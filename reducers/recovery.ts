@@ -86,6 +86,8 @@ export function createRecoveryReducer(detector: StallDetector) {
           });
         }
         if (record.type === "stallStop") return state.stopped ? state : { ...state, stopped: true };
+        // Recorded request inputs and digests are bookkeeping, not messages of the conversation.
+        if (record.type === "rootGuidance" || record.type === "requestDigest") return state;
         return withRun(state, detector.advanceRun(state.run, { type: "host" }));
       }
       case "hostMessage":

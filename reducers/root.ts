@@ -1,6 +1,7 @@
 import type { KitEvent } from "./contract/events.js";
 import { denialsReducer, initialDenials } from "./denials.js";
 import { fileIssuesReducer, initialFileIssues } from "./file-issues.js";
+import { initialInputs, inputsReducer } from "./inputs.js";
 import { createRecoveryReducer, initialRecovery, type StallDetector } from "./recovery.js";
 import { initialRequest, requestReducer } from "./request.js";
 import { initialSession, sessionReducer } from "./session.js";
@@ -22,6 +23,7 @@ export function createRootReducer(detector: StallDetector): RootReducer {
     fileIssues: initialFileIssues(),
     verification: initialVerification(),
     recovery: initialRecovery(detector),
+    inputs: initialInputs(),
   };
   return {
     initialState: () => initial,
@@ -32,14 +34,18 @@ export function createRootReducer(detector: StallDetector): RootReducer {
       const fileIssues = fileIssuesReducer(state.fileIssues, event);
       const verification = verificationReducer(state.verification, event);
       const recovery = recoveryReducer(state.recovery, event, request.currentRequestId);
+      const inputs = inputsReducer(state.inputs, event);
       const unchanged =
         request === state.request &&
         session === state.session &&
         denials === state.denials &&
         fileIssues === state.fileIssues &&
         verification === state.verification &&
-        recovery === state.recovery;
-      return unchanged ? state : Object.freeze({ session, request, denials, fileIssues, verification, recovery });
+        recovery === state.recovery &&
+        inputs === state.inputs;
+      return unchanged
+        ? state
+        : Object.freeze({ session, request, denials, fileIssues, verification, recovery, inputs });
     },
   };
 }

@@ -68,6 +68,12 @@ export interface RecoverySlice {
   stopped: boolean;
 }
 
+/** Request inputs that are not in the transcript, as last recorded on the branch. */
+export interface InputsSlice {
+  /** Root guidance text (labelled project data) the view puts first, or null. */
+  guidance: string | null;
+}
+
 export interface KitState {
   session: SessionSlice;
   request: RequestSlice;
@@ -75,4 +81,5 @@ export interface KitState {
   fileIssues: Record<string, FileIssueRecord>;
   verification: VerificationSlice;
   recovery: RecoverySlice;
+  inputs: InputsSlice;
 }

@@ -2,6 +2,8 @@ import type {
   CompletionReportDetails,
   PolicyAllowedData,
   RecoveryMarkerDetails,
+  RequestDigestData,
+  RootGuidanceData,
   StallStopDetails,
   VerificationIncompleteDetails,
 } from "./kit-entries.js";
@@ -12,7 +14,9 @@ export type KitRecord =
   | { type: "stallStop"; details: StallStopDetails }
   | { type: "completionReport"; details: CompletionReportDetails }
   | { type: "verificationIncomplete"; details: VerificationIncompleteDetails }
-  | { type: "policyAllowed"; data: PolicyAllowedData };
+  | { type: "policyAllowed"; data: PolicyAllowedData }
+  | { type: "rootGuidance"; data: RootGuidanceData }
+  | { type: "requestDigest"; data: RequestDigestData };
 
 /**
  * What reducers fold: one event per session entry, normalised from the entry (ids and times come with it).

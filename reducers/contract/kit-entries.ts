@@ -10,6 +10,8 @@ export const KIT = {
   completionReport: "agent-context-kit-completion-report-v1",
   verificationIncomplete: "context-kit/verification-incomplete/v1",
   policyAllowed: "context-kit/policy-allowed/v1",
+  rootGuidance: "context-kit/root-guidance/v1",
+  requestDigest: "context-kit/request-digest/v1",
 } as const;
 
 export type KitCustomType = (typeof KIT)[keyof typeof KIT];
@@ -63,4 +65,23 @@ export interface VerificationIncompleteDetails {
 /** `custom` entry: the policy allows this scope again, so its denial reminder is dropped. */
 export interface PolicyAllowedData {
   scope: string;
+}
+
+/** `custom` entry: the root guidance the view puts first from here on (null: none), recorded when it changes. */
+export interface RootGuidanceData {
+  text: string | null;
+}
+
+/**
+ * `custom` entry appended by every live request: the digest of the messages sent. The request's leaf is the entry
+ * `pending` context messages further down the chain that continues from this entry (messages the host had not
+ * persisted yet when the request was made land right after it).
+ */
+export interface RequestDigestData {
+  /** `sha256:` + hex of the SHA-256 of the stable JSON of the outgoing messages (custom messages without timestamp). */
+  digest: string;
+  kitVersion: string;
+  pending: number;
+  /** How many messages were sent. */
+  messages: number;
 }

@@ -9,7 +9,10 @@ const SCHEMAS: Record<string, { schema: string; type: KitRecord["type"] }> = {
   [KIT.completionReport]: { schema: "kit-completion-report.schema.json", type: "completionReport" },
   [KIT.verificationIncomplete]: { schema: "kit-verification-incomplete.schema.json", type: "verificationIncomplete" },
   [KIT.policyAllowed]: { schema: "kit-policy-allowed.schema.json", type: "policyAllowed" },
+  [KIT.rootGuidance]: { schema: "kit-root-guidance.schema.json", type: "rootGuidance" },
+  [KIT.requestDigest]: { schema: "kit-request-digest.schema.json", type: "requestDigest" },
 };
+const DATA_RECORDS = new Set<KitRecord["type"]>(["policyAllowed", "rootGuidance", "requestDigest"]);
 
 export function isKitCustomType(customType: unknown): boolean {
   return typeof customType === "string" && customType in SCHEMAS;
@@ -24,7 +27,7 @@ export function kitRecordOf(entry: SessionEntry): KitRecord | null {
   const known = SCHEMAS[entry.customType];
   if (!known || !validator(known.schema)(entry)) return null;
   const payload = entry as unknown as { data?: unknown; details?: unknown };
-  if (known.type === "policyAllowed") return { type: "policyAllowed", data: payload.data } as KitRecord;
+  if (DATA_RECORDS.has(known.type)) return { type: known.type, data: payload.data } as KitRecord;
   return { type: known.type, details: payload.details } as KitRecord;
 }
 

@@ -1,70 +1,62 @@
 import type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { recoveryDecision } from "../../reducers/recovery.js";
-import type { KitState } from "../../reducers/state.js";
-import type { AgentMessage, CustomMessage } from "../log/entry-types.js";
-import { projectContext } from "./context-projection.js";
+import type { AgentMessage } from "../log/entry-types.js";
+import { kitVersion } from "../package-root.js";
+import { handleContextRequest } from "./context-hook.js";
 import { untilIdle } from "./idle.js";
+import type { KitHooks, KitPlugin, KitServices } from "./kit-hooks.js";
+import { LiveDigests } from "./live-digests.js";
 import { LiveState } from "./live-state.js";
 import { decisionForNewRequest, endedCleanly, markerFor, stallStopFor } from "./recovery-hooks.js";
 import { SettleGate } from "./settle-gate.js";
 
-function withoutScopes(state: KitState, scopes: readonly string[]): KitState {
-  const denials = { ...state.denials };
-  for (const scope of scopes) delete denials[scope];
-  return { ...state, denials };
-}
-
-export type KitPlugin = (pi: ExtensionAPI, kit: KitRuntime) => void;
+export type { KitHooks, KitPlugin, KitServices, RequestInputs } from "./kit-hooks.js";
 
 export interface ContextKitOptions {
   /** Extra wiring (protection, verification) that shares the live state. */
   plugins?: KitPlugin[];
 }
 
-/** What the kit's parts share inside one host process. */
-export interface KitRuntime {
-  live: LiveState;
-  gate: SettleGate;
-  /** Set while a verification continuation runs: it never starts a recovery. */
-  continuation: { kind: "verification" | "recovery" | null };
-  /** Reports a kit error visibly: in the TUI as a notification, elsewhere on stderr. */
-  report(error: unknown, where: string, ctx?: ExtensionContext): void;
-  /** Project guidance for each request, labelled as project data (set by the protection plugin). */
-  guidance?: (ctx: ExtensionContext) => CustomMessage | null;
-  /** Denied scopes the policy allows again; records them so their reminders leave the state. */
-  allowedAgain?: (state: KitState, ctx: ExtensionContext) => string[];
-  /** Filters host-tool output by the policy (set by the protection plugin). */
-  filterOutput?: (text: string, ctx: ExtensionContext) => string;
-  /** Runs first when a run ends; true when it continued or stopped the run itself (verification). */
-  beforeRecovery?: (event: { messages: unknown[] }, ctx: ExtensionContext) => Promise<boolean>;
-}
-
 const SETTLE_WAIT_MS = 3000;
 
-/** The kit as a Pi extension: branch-aware state, request-local projections, stall recovery. */
+function reportError(error: unknown, where: string, ctx?: ExtensionContext): void {
+  const message = `[context-kit] ${where}: ${error instanceof Error ? error.message : String(error)}`;
+  try {
+    if (ctx?.hasUI) {
+      ctx.ui.notify(message, "error");
+      return;
+    }
+  } catch {
+    // a stale context (the host already disposed the run): fall back to stderr
+  }
+  console.error(message);
+}
+
+/** The kit as a Pi extension: branch-aware state, the request's view and its digest, stall recovery. */
 export function createContextKitExtension(options: ContextKitOptions = {}): ExtensionFactory {
   return (pi: ExtensionAPI) => {
-    const kit: KitRuntime = {
-      live: new LiveState(),
-      gate: new SettleGate(),
-      continuation: { kind: null },
-      report(error, where, ctx) {
-        const message = `[context-kit] ${where}: ${error instanceof Error ? error.message : String(error)}`;
-        try {
-          if (ctx?.hasUI) return ctx.ui.notify(message, "error");
-        } catch {
-          // a stale context (the host already disposed the run): fall back to stderr
-        }
-        console.error(message);
+    const live = new LiveState();
+    const gate = new SettleGate();
+    const digests = new LiveDigests();
+    const version = kitVersion();
+    /** Set while a verification continuation runs: it never starts a recovery. */
+    let verifying = false;
+    const hooks: KitHooks[] = [];
+    const services: KitServices = {
+      live,
+      report: reportError,
+      filterOutput: (text, ctx) => hooks.reduce((t, h) => (h.filterOutput ? h.filterOutput(t, ctx) : t), text),
+      continuingWithVerification: () => {
+        verifying = true;
       },
     };
 
     // Fold the selected branch whenever the session or its leaf changes, so the first request pays nothing extra.
     const warm = (_event: unknown, ctx: ExtensionContext) => {
       try {
-        kit.live.atLeaf(ctx.sessionManager);
+        live.atLeaf(ctx.sessionManager);
       } catch (error) {
-        kit.report(error, "fold", ctx);
+        reportError(error, "fold", ctx);
       }
     };
     pi.on("session_start", warm);
@@ -75,35 +67,34 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       try {
         // The 1.x line also fires this for a run the kit itself started with a host message: not a user request.
         if ((event as { messageType?: string }).messageType === "custom") return undefined;
-        await kit.gate.wait(SETTLE_WAIT_MS);
-        kit.continuation.kind = null;
-        const state = kit.live.atLeaf(ctx.sessionManager);
+        await gate.wait(SETTLE_WAIT_MS);
+        verifying = false;
+        const state = live.atLeaf(ctx.sessionManager);
         if (decisionForNewRequest(state) !== "recover") return undefined;
         const marker = markerFor(state, null, "resumed a branch that ends in a stall of action-promise replies");
         return { message: marker };
       } catch (error) {
-        kit.report(error, "before_agent_start", ctx);
+        reportError(error, "before_agent_start", ctx);
         return undefined;
       }
     });
 
+    // Synchronous on purpose: `pi -p` on 0.73 disposes the runtime as soon as the prompt resolves.
     pi.on("context", (event, ctx) => {
-      kit.gate.close();
+      gate.close();
       try {
-        const sm = ctx.sessionManager;
-        let state = kit.live.atLeaf(sm);
-        const allowed = kit.allowedAgain?.(state, ctx) ?? [];
-        if (allowed.length > 0) state = withoutScopes(state, allowed);
-        const projection = projectContext({
-          session: sm,
-          state,
+        const view = handleContextRequest({
+          session: ctx.sessionManager,
+          live,
+          digests,
+          kitVersion: version,
           messages: event.messages as unknown as AgentMessage[],
-          guidance: kit.guidance?.(ctx) ?? null,
-          now: Date.now(),
+          inputs: (state) => hooks.flatMap((hook) => hook.requestInputs?.(state, ctx) ?? []),
+          append: (customType, data) => pi.appendEntry(customType, data),
         });
-        return projection.messages ? { messages: projection.messages as never } : undefined;
+        return view.changed ? { messages: view.messages as never } : undefined;
       } catch (error) {
-        kit.report(error, "context", ctx);
+        reportError(error, "context", ctx);
         return undefined;
       }
     });
@@ -111,9 +102,9 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
     pi.on("agent_end", async (event, ctx) => {
       try {
         const messages = event.messages as unknown as AgentMessage[];
-        if (await kit.beforeRecovery?.(event, ctx)) return;
-        if (!endedCleanly(messages) || kit.continuation.kind === "verification") return;
-        const state = kit.live.atLeaf(ctx.sessionManager);
+        for (const hook of hooks) if (await hook.settle?.(event, ctx)) return;
+        if (!endedCleanly(messages) || verifying) return;
+        const state = live.atLeaf(ctx.sessionManager);
         const decision = recoveryDecision(state.recovery, state.request.currentRequestId);
         if (decision === "recover") {
           const marker = markerFor(
@@ -122,19 +113,18 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
             "three similar action-promise replies without tool progress",
           );
           if (!(await untilIdle(ctx))) return;
-          kit.continuation.kind = "recovery";
           pi.sendMessage(marker, { triggerTurn: true });
         } else if (decision === "stop") {
           if (await untilIdle(ctx)) pi.sendMessage(stallStopFor(state));
         }
       } catch (error) {
-        kit.report(error, "agent_end", ctx);
+        reportError(error, "agent_end", ctx);
       } finally {
-        kit.gate.open();
+        gate.open();
       }
     });
 
-    for (const plugin of options.plugins ?? []) plugin(pi, kit);
+    for (const plugin of options.plugins ?? []) hooks.push(plugin(pi, services));
   };
 }
 

@@ -1,7 +1,5 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { KIT } from "../../reducers/contract/kit-entries.js";
 import type { KitState } from "../../reducers/state.js";
-import type { CustomMessage } from "../log/entry-types.js";
 import { createPolicy, filterOutput, loadRootGuidance, type Policy } from "../policy/index.js";
 import {
   createGuardedTools,
@@ -11,9 +9,8 @@ import {
   resultNeedsErrorFlag,
   type ToolDefinition,
 } from "../tools/index.js";
-import type { KitRuntime } from "./extension.js";
+import type { KitPlugin } from "./kit-hooks.js";
 
-export const GUIDANCE_TYPE = "context-kit/policy-guidance";
 const SHELL_TOOLS = new Set(["bash", "shell", "powershell"]);
 
 export interface ProtectionOptions {
@@ -44,8 +41,8 @@ function sessionDenialTracker(current: () => KitState | null): DenialTracker & {
  * Directory protection inside the host: guarded file tools replace the built-in ones, shell is off (tool and `!`
  * commands), denials and file problems get the host's error flag, and root guidance is reloaded for each request.
  */
-export function protectionPlugin(options: ProtectionOptions = {}) {
-  return (pi: ExtensionAPI, kit: KitRuntime) => {
+export function protectionPlugin(options: ProtectionOptions = {}): KitPlugin {
+  return (pi: ExtensionAPI, kit) => {
     let policy: Policy | null = options.policyRoot ? createPolicy({ root: options.policyRoot }) : null;
     let lastCtx: ExtensionContext | null = null;
     const policyFor = (ctx: { cwd: string }) => {
@@ -102,7 +99,6 @@ export function protectionPlugin(options: ProtectionOptions = {}) {
       }
       return undefined;
     });
-    kit.filterOutput = (text, ctx) => filterOutput(text, policyFor(ctx)).text;
     const fileTools = new Set<string>(FILE_TOOL_NAMES);
     pi.on("tool_result", (event, ctx) => {
       if (resultNeedsErrorFlag(event.details)) return { isError: true };
@@ -125,26 +121,15 @@ export function protectionPlugin(options: ProtectionOptions = {}) {
       },
     }));
 
-    kit.guidance = (ctx) => {
-      const loaded = loadRootGuidance(policyFor(ctx));
-      if (!loaded || ctx.getSystemPrompt().includes(loaded.text)) return null;
-      const message: CustomMessage = {
-        role: "custom",
-        customType: GUIDANCE_TYPE,
-        content: loaded.projectData,
-        display: false,
-        timestamp: 0,
-      };
-      return message;
-    };
-
-    kit.allowedAgain = (state, ctx) => {
-      const scopes = Object.keys(state.denials).filter((scope) => policyFor(ctx).decide(scope, "read").allowed);
-      for (const scope of scopes) {
-        pi.appendEntry(KIT.policyAllowed, { scope });
-        tracker.reset(scope);
-      }
-      return scopes;
+    return {
+      filterOutput: (text, ctx) => filterOutput(text, policyFor(ctx)).text,
+      requestInputs(state, ctx) {
+        const loaded = loadRootGuidance(policyFor(ctx));
+        const guidance = !loaded || ctx.getSystemPrompt().includes(loaded.text) ? null : loaded.projectData;
+        const allowedAgain = Object.keys(state.denials).filter((scope) => policyFor(ctx).decide(scope, "read").allowed);
+        for (const scope of allowedAgain) tracker.reset(scope);
+        return { guidance, allowedAgain };
+      },
     };
   };
 }

@@ -4,8 +4,8 @@ import { CHECKS, checkStatus, MAX_ROUNDS, missingChecks } from "../../reducers/v
 import { completionReport, verificationIncomplete } from "../kit/host-messages.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import type { ToolDefinition } from "../tools/index.js";
-import type { KitRuntime } from "./extension.js";
 import { untilIdle } from "./idle.js";
+import type { KitPlugin, KitServices } from "./kit-hooks.js";
 import { endedCleanly } from "./recovery-hooks.js";
 
 /** Output kept per check in the report (its tail): enough for a failing test's assertion and location. */
@@ -31,14 +31,11 @@ function outcomeOf(
   return outcome;
 }
 
-async function runCheck(tool: ToolDefinition, ctx: ExtensionContext, kit: KitRuntime): Promise<CheckOutcome> {
+async function runCheck(tool: ToolDefinition, ctx: ExtensionContext, kit: KitServices): Promise<CheckOutcome> {
   const name = tool.name as CheckName;
   try {
     const result = await tool.execute(`context-kit-${name}-${Date.now()}`, {}, ctx.signal, undefined, ctx);
-    const filter = kit.filterOutput;
-    const content = filter
-      ? result.content.map((c) => (c.type === "text" ? { ...c, text: filter(c.text, ctx) } : c))
-      : result.content;
+    const content = result.content.map((c) => (c.type === "text" ? { ...c, text: kit.filterOutput(c.text, ctx) } : c));
     return outcomeOf(name, { ...result, content });
   } catch (error) {
     return { name, status: "error", by: "kit", summary: error instanceof Error ? error.message : String(error) };
@@ -50,9 +47,9 @@ async function runCheck(tool: ToolDefinition, ctx: ExtensionContext, kit: KitRun
  * settle until the checks missing for the current revision have run (at most MAX_ROUNDS rounds per user request);
  * the real results go to the model as a visible completion report and the host continues.
  */
-export function verificationPlugin(checkTools: () => ToolDefinition[]) {
-  return (pi: ExtensionAPI, kit: KitRuntime) => {
-    kit.beforeRecovery = async (event, ctx) => {
+export function verificationPlugin(checkTools: () => ToolDefinition[]): KitPlugin {
+  return (pi: ExtensionAPI, kit) => ({
+    async settle(event, ctx) {
       const tools = new Map(checkTools().map((t) => [t.name, t]));
       if (!CHECKS.every((name) => tools.has(name))) return false;
       if (!endedCleanly(event.messages as AgentMessage[])) return false;
@@ -72,9 +69,9 @@ export function verificationPlugin(checkTools: () => ToolDefinition[]) {
       for (const name of missing) checks.push(await runCheck(tools.get(name) as ToolDefinition, ctx, kit));
       const report = completionReport({ requestId, revision, round: state.verification.roundsThisRequest + 1, checks });
       if (!(await untilIdle(ctx))) return true;
-      kit.continuation.kind = "verification";
+      kit.continuingWithVerification();
       pi.sendMessage(report, { triggerTurn: true });
       return true;
-    };
-  };
+    },
+  });
 }

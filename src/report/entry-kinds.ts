@@ -33,6 +33,8 @@ const KIT_NAMES: Record<KitRecord["type"], string> = {
   completionReport: "kit: completion report",
   verificationIncomplete: "kit: VERIFICATION_INCOMPLETE",
   policyAllowed: "kit: policy allowed",
+  rootGuidance: "kit: root guidance",
+  requestDigest: "kit: request digest",
 };
 
 export const PREVIEW_CHARS = 100;

@@ -16,6 +16,8 @@ export interface LeafProjection {
   anchorIndex: number;
   omitted: Omitted;
   tokens: { full: number; view: number };
+  /** Request-local messages the view also carries, which are not entries: root guidance first, the reminder last. */
+  added: { guidance: boolean; reminder: boolean };
 }
 
 export interface ProjectionTable {
@@ -96,13 +98,16 @@ function projectLeaf(
     source.set(m, indexOf.get(v.host.sources[i] as string) ?? -1);
   });
   const at = (m: AgentMessage) => source.get(m) ?? -1;
+  const { guidance, reminder } = v.added;
+  const entries = v.messages.filter((m) => m !== guidance && m !== reminder);
   return {
     leaf: indexOf.get(leafId) as number,
     host: encodeRuns(v.host.messages.map(at)),
-    view: encodeRuns(v.messages.map(at)),
+    view: encodeRuns(entries.map(at)),
     anchor: v.anchorIndex < 0 || v.anchorId === null ? -1 : (indexOf.get(v.anchorId) ?? -1),
-    anchorIndex: v.anchorIndex,
+    anchorIndex: guidance && v.anchorIndex > 0 ? v.anchorIndex - 1 : v.anchorIndex,
     omitted: v.omitted,
     tokens: v.tokensEstimate,
+    added: { guidance: guidance !== null, reminder: reminder !== null },
   };
 }

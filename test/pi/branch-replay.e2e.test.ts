@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { KIT } from "../../reducers/contract/kit-entries.js";
 import { loadSession } from "../../src/session.js";
 import { stalledSchoolSession } from "../../src/synth/school-session.js";
-import { cleanupFauxHarnesses, createFauxHarness, writeFiles } from "../helpers/faux-sdk.js";
+import { cleanupFauxHarnesses, createFauxHarness, pi, writeFiles } from "../helpers/faux-sdk.js";
+import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 
 afterAll(() => cleanupFauxHarnesses());
 
@@ -50,5 +51,6 @@ describe("branch replay from the original stalled position", () => {
     expect(tree.commonAncestor(leaves[0]!, leaves[1]!)).toBe(stalledLeaf);
     const replayRequest = h.requests[2]!;
     expect(replayRequest.messages.some((m) => m.text.includes("Scenarios, first run."))).toBe(false);
+    expect(expectViewsReproduceRequests(file, h.requests, pi.convertToLlm as never)).toBe(4);
   });
 });

@@ -2,7 +2,8 @@ import "../helpers/faux-env.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT, RECOVERED_PREFIX, STALLED_CODE } from "../../reducers/contract/kit-entries.js";
 import { createContextKitExtension } from "../../src/pi/extension.js";
-import { cleanupFauxHarnesses, createFauxHarness, fauxAborted, fauxError } from "../helpers/faux-sdk.js";
+import { cleanupFauxHarnesses, createFauxHarness, fauxAborted, fauxError, pi } from "../helpers/faux-sdk.js";
+import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 
 afterAll(() => cleanupFauxHarnesses());
 
@@ -52,6 +53,7 @@ describe("live recovery on the real host", () => {
     expect(afterRead.messages.some((m) => m.role === "toolResult" && m.text.includes("objects='11'"))).toBe(true);
     expect(afterRead.messages.some((m) => m.role === "assistant" && m.text === PROMISE)).toBe(false);
     await h.dispose();
+    expect(expectViewsReproduceRequests(h.sessionFile!, h.requests, pi.convertToLlm as never)).toBe(6);
   });
 });
 
@@ -74,6 +76,7 @@ describe("what never starts a recovery", () => {
     expect(last.messages.some((m) => m.role === "assistant")).toBe(true);
     expect(last.messages.some((m) => m.role === "toolResult")).toBe(true);
     await h.dispose();
+    expect(expectViewsReproduceRequests(h.sessionFile!, h.requests, pi.convertToLlm as never)).toBe(3);
   });
 
   it("an aborted run and a provider error start no recovery", async () => {
@@ -86,6 +89,7 @@ describe("what never starts a recovery", () => {
     expect(h.requests).toHaveLength(4);
     expect(kitEntries(h.entries(), KIT.recoveryMarker)).toHaveLength(0);
     await h.dispose();
+    expect(expectViewsReproduceRequests(h.sessionFile!, h.requests, pi.convertToLlm as never)).toBe(4);
   });
 
   it("a renewed promise-only stop after recovery appends STALLED_NO_TOOL_PROGRESS and does not continue", async () => {
@@ -101,5 +105,6 @@ describe("what never starts a recovery", () => {
     const stop = kitEntries(h.entries(), KIT.stallStop)[0]!;
     expect(String(stop.content)).toMatch(new RegExp(`^${STALLED_CODE}`));
     await h.dispose();
+    expect(expectViewsReproduceRequests(h.sessionFile!, h.requests, pi.convertToLlm as never)).toBe(4);
   });
 });

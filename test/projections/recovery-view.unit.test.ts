@@ -161,11 +161,10 @@ describe("recovery view", () => {
     const v = whenViewed();
     expect(v.messages.map((m) => (m.role === "custom" ? m.customType : m.role))).toEqual([
       "user",
-      "context-kit/lifecycle/v1",
       `${POLICY}/denied`,
       "context-kit/recovery-marker/v1",
     ]);
-    expect(v.omitted.other).toBe(1);
+    expect(v.omitted.other).toBe(2);
   });
 
   it("given a marker later summarised away by a compaction, then the view still keeps every user message and no earlier narration", () => {

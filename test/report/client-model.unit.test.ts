@@ -23,7 +23,11 @@ function viewIds(session: LoadedSession, leafId: string) {
     source.set(m, v.host.sources[i] as string);
   });
   for (const e of session.tree.pathTo(leafId)) if (e.type === "message") source.set(e.message, e.id);
-  return { ids: v.messages.map((m) => source.get(m)), omitted: v.omitted, anchorIndex: v.anchorIndex };
+  // The page lists entries: the request-local guidance and reminder the view adds are not entries of the session.
+  const added = new Set<AgentMessage | null>([v.added.guidance, v.added.reminder]);
+  const shift = v.added.guidance && v.anchorIndex >= 0 ? 1 : 0;
+  const ids = v.messages.filter((m) => !added.has(m)).map((m) => source.get(m));
+  return { ids, omitted: v.omitted, anchorIndex: v.anchorIndex - shift };
 }
 
 /** The client's state at every entry and projection of every leaf equal the server's fold and view. */

@@ -119,6 +119,7 @@ export function formatBench(doc: BenchDocument): string {
       "pass p99",
       "view med",
       "view p99",
+      "digest med",
       "host clone",
       "view/clone",
       "target",
@@ -135,6 +136,7 @@ export function formatBench(doc: BenchDocument): string {
       formatMs(p.passThrough.p99Ms),
       formatMs(p.recoveryView.medianMs),
       formatMs(p.recoveryView.p99Ms),
+      formatMs(p.digest.medianMs),
       formatMs(p.hostClone.medianMs),
       fmtRatio(p.rewriteRatio),
       verdict(doc, `perRequest.${p.name}.rewrite`),
@@ -146,8 +148,9 @@ export function formatBench(doc: BenchDocument): string {
     `  fold median at ${g.to} / at ${g.from}: ${fmtRatio(g.ratio)}  (${verdict(doc, "foldGrowth")}); on the anchored branch (fold⚓): ${fmtRatio(g.anchoredRatio)}`,
     `  reducer calls per request: ${doc.perRequest.map((p) => p.reductionsPerRequest.toFixed(2)).join(", ")}; requests timed (pass/view, at most ${doc.perRequest[0]?.requests ?? 0}, fewer when a case ran out of time): ${doc.perRequest.map((p) => `${p.name} ${p.passThrough.samples}/${p.recoveryView.samples}`).join(", ")}`,
     "  pass = the whole hook when no projection applies (returns without touching the messages); view = the whole hook",
-    "  on an anchored branch (fold, find the marker, recovery view); fold⚓ = the fold alone there, right after the",
-    "  previous request's recovery view of the whole branch",
+    "  on an anchored branch (fold, find the marker, recovery view); both include recording the request digest, and",
+    "  digest = that part alone on the anchored branch; fold⚓ = the fold alone there, right after the previous",
+    "  request's recovery view of the whole branch",
     "",
   );
 

@@ -16,6 +16,7 @@ export interface HostSessionManager {
   buildSessionContext(): { messages: unknown[] };
   appendMessage(message: unknown): string;
   appendCustomMessageEntry(customType: string, content: string, display: boolean, details?: unknown): string;
+  appendCustomEntry(customType: string, data?: unknown): string;
 }
 
 /** The part of the host's offline API the benchmark compares against (PI-HOST-NOTES §1.7). */

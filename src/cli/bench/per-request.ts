@@ -1,7 +1,8 @@
 import { copyFileSync, rmSync } from "node:fs";
 import { recoveryMarker } from "../../kit/host-messages.js";
 import type { AgentMessage } from "../../log/entry-types.js";
-import { projectContext } from "../../pi/context-projection.js";
+import { handleContextRequest } from "../../pi/context-hook.js";
+import { LiveDigests } from "../../pi/live-digests.js";
 import { LiveState } from "../../pi/live-state.js";
 import type { HostApi, HostSessionManager } from "./host.js";
 import { collectGarbage, median, percentile, ratio, timed } from "./stats.js";
@@ -25,10 +26,12 @@ export interface PerRequestRow {
    * leaves the caches cold for the next fold).
    */
   foldAnchored: Latency;
-  /** The whole `context` hook when no projection applies: fold, then `projectContext` returns no messages. */
+  /** The whole `context` hook when no projection applies: fold, view (the host's messages), digest recorded. */
   passThrough: Latency;
-  /** The whole hook on an anchored branch: fold, then `projectContext` builds the recovery view. */
+  /** The whole hook on an anchored branch: fold, the recovery view, digest recorded. */
   recoveryView: Latency;
+  /** The request digest alone, on the anchored branch (part of `recoveryView`). */
+  digest: Latency;
   /** The host's own per-request preparation of the same branch: the `structuredClone` of its messages. */
   hostClone: Latency;
   /** recoveryView.medianMs / hostClone.medianMs (target ≤ 0.1). */
@@ -118,7 +121,17 @@ function measureOn(
   let counter = 0;
   let requests = 0;
   const reductionsBefore = fold.reductions;
-  const run = (foldSamples: number[], hookSamples: number[], anchored: boolean) => {
+  const digests = new LiveDigests();
+  let digestMs = 0;
+  const timedDigests = {
+    digest(host: readonly AgentMessage[], view: readonly AgentMessage[]) {
+      const start = performance.now();
+      const digest = digests.digest(host, view);
+      digestMs = performance.now() - start;
+      return digest;
+    },
+  };
+  const run = (foldSamples: number[], hookSamples: number[], digestSamples: number[], anchored: boolean) => {
     const deadline = performance.now() + options.budgetMs;
     for (let i = -WARMUP; i < options.requests; i++) {
       const message = nextMessage(counter++);
@@ -128,9 +141,19 @@ function measureOn(
       const start = performance.now();
       const state = live.atLeaf(sm);
       const folded = performance.now();
-      const out = projectContext({ session: sm, state, messages, guidance: null, now: BASE_MS });
+      const view = handleContextRequest({
+        session: sm,
+        live,
+        digests: timedDigests,
+        kitVersion: "bench",
+        messages,
+        inputs: () => [],
+        append: (customType, data) => sm.appendCustomEntry(customType, data),
+      });
       const end = performance.now();
-      if ((out.messages !== undefined) !== anchored) throw new Error("bench: the hook did not take the expected path");
+      if (view.changed !== anchored || state !== live.atLeaf(sm)) {
+        throw new Error("bench: the hook did not take the expected path");
+      }
       if (i < 0) {
         // A slow request needs no more warming up: compiling is noise next to it.
         if (end - start > 20) i = -1;
@@ -138,13 +161,14 @@ function measureOn(
       }
       foldSamples.push(folded - start);
       hookSamples.push(end - start);
+      digestSamples.push(digestMs);
       if (i >= 20 && performance.now() > deadline) break;
     }
   };
 
   const foldSamples: number[] = [];
   const passSamples: number[] = [];
-  run(foldSamples, passSamples, false);
+  run(foldSamples, passSamples, [], false);
 
   const marker = recoveryMarker({ requestId: null, promiseEntryIds: [], reason: "bench" });
   const markerId = sm.appendCustomMessageEntry(marker.customType, marker.content, marker.display, marker.details);
@@ -160,7 +184,8 @@ function measureOn(
   requests++;
   const anchoredFoldSamples: number[] = [];
   const viewSamples: number[] = [];
-  run(anchoredFoldSamples, viewSamples, true);
+  const digestSamples: number[] = [];
+  run(anchoredFoldSamples, viewSamples, digestSamples, true);
   const reductions = fold.reductions - reductionsBefore;
 
   const recovery = latency(viewSamples);
@@ -173,6 +198,7 @@ function measureOn(
     foldAnchored: latency(anchoredFoldSamples),
     passThrough: latency(passSamples),
     recoveryView: recovery,
+    digest: latency(digestSamples),
     hostClone,
     rewriteRatio: ratio(recovery.medianMs, hostClone.medianMs),
     reductionsPerRequest: reductions / requests,

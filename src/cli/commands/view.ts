@@ -3,7 +3,9 @@ import type { Omitted } from "../../../projections/recovery-view.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { textOf } from "../../fold/to-event.js";
 import type { AgentMessage } from "../../log/entry-types.js";
+import { kitVersion } from "../../package-root.js";
 import { viewOfLeaf } from "../../view/leaf-view.js";
+import { type RequestStatus, recordedRequests, requestName, verifyRequest } from "../../view/recorded-requests.js";
 import { type Command, JSON_OPTION, UsageError } from "../command.js";
 import { loadInput, singleFile } from "../inputs.js";
 
@@ -14,6 +16,8 @@ export interface ViewReport {
   messages: AgentMessage[];
   omitted: Omitted;
   tokensEstimate: { full: number; view: number };
+  /** The recorded live requests made at this leaf (usually one; none for a leaf no request was made at). */
+  requests: { number: number; digestEntryId: string; status: RequestStatus; name: string }[];
 }
 
 function preview(message: AgentMessage): string {
@@ -31,6 +35,9 @@ export function formatView(r: ViewReport): string {
   const o = r.omitted;
   return [
     `${r.file} leaf ${r.leafId ?? "-"}: ${r.messages.length} messages${r.anchorId ? `, recovery view from marker ${r.anchorId}` : ", as the host builds it"}`,
+    ...(r.requests.length === 0
+      ? ["  no recorded request was made at this leaf"]
+      : r.requests.map((q) => `  ${q.name}: ${q.status === "verified" ? "reproduced" : q.status}`)),
     `  omitted: ${o.assistant} assistant, ${o.toolResult} tool results, ${o.other} other; ~${r.tokensEstimate.view} of ~${r.tokensEstimate.full} tokens`,
     ...r.messages.map((m, i) => `  ${String(i).padStart(4)} ${preview(m)}`),
   ].join("\n");
@@ -47,7 +54,14 @@ export const viewCommand: Command = {
     const { tree, log } = loadInput(path, shown);
     const leaf = (values.leaf as string | undefined) ?? null;
     if (leaf !== null && !tree.get(leaf)) throw new UsageError(`no entry ${leaf} in ${shown}`);
-    const v = viewOfLeaf(tree, foldTree(tree), leaf, !values["no-recovery"]);
+    const fold = foldTree(tree);
+    const v = viewOfLeaf(tree, fold, leaf, !values["no-recovery"]);
+    const requests = recordedRequests(tree)
+      .filter((q) => q.leafId !== null && q.leafId === v.leafId)
+      .map((q) => {
+        const verified = verifyRequest(tree, fold, q, kitVersion());
+        return { number: q.number, digestEntryId: q.digestEntryId, status: verified.status, name: requestName(q) };
+      });
     const report: ViewReport = {
       file: shown,
       leafId: v.leafId,
@@ -55,6 +69,7 @@ export const viewCommand: Command = {
       messages: v.messages,
       omitted: v.omitted,
       tokensEstimate: v.tokensEstimate,
+      requests,
     };
     return { exitCode: log.unusable ? 2 : 0, json: report, text: formatView(report) };
   },

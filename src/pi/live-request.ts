@@ -1,0 +1,118 @@
+import { type OutgoingView, outgoingView } from "../../projections/outgoing-view.js";
+import { sameJson } from "../../projections/same-json.js";
+import type { KitState } from "../../reducers/state.js";
+import { kitReducer } from "../fold/kit-reducer.js";
+import { toEvent } from "../fold/to-event.js";
+import type { AgentMessage, SessionEntry, UserMessage } from "../log/entry-types.js";
+import { entryMessage } from "../tree/host-context.js";
+import type { SessionView } from "./live-state.js";
+
+const PENDING_ID = /^pending-(\d+)$/;
+
+/** The same message in the host's memory and in its entry: custom messages are stamped anew when persisted. */
+function sameMessage(live: AgentMessage, stored: AgentMessage): boolean {
+  if (live.role !== stored.role) return false;
+  if (live.role !== "custom") return live.timestamp === stored.timestamp && sameJson(live, stored);
+  const { timestamp: _a, ...a } = live;
+  const { timestamp: _b, ...b } = stored as typeof live;
+  return sameJson(a, b);
+}
+
+/**
+ * The newest context messages the session has persisted on the current branch, as candidates: the newest message
+ * entry, and when a compaction comes after it, that compaction's summary too (the entry before a compaction is the
+ * context's last message when the compaction kept it, the summary is when it did not).
+ */
+function lastPersisted(session: SessionView): AgentMessage[] {
+  const out: AgentMessage[] = [];
+  let id = session.getLeafId();
+  while (id !== null) {
+    const entry = session.getEntry(id) as SessionEntry | undefined;
+    if (!entry) break;
+    if (entry.type === "compaction" && out.length === 0) {
+      out.push({
+        role: "compactionSummary",
+        summary: entry.summary,
+        tokensBefore: entry.tokensBefore,
+        timestamp: new Date(entry.timestamp).getTime(),
+      });
+    }
+    const message = entryMessage(entry);
+    if (message) {
+      out.push(message);
+      break;
+    }
+    id = entry.parentId;
+  }
+  return out;
+}
+
+function lastIndexOf(messages: readonly AgentMessage[], stored: AgentMessage): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (sameMessage(messages[i] as AgentMessage, stored)) return i;
+  return -1;
+}
+
+/**
+ * Messages of `event.messages` the session has not persisted yet: the host writes through an async queue, so the new
+ * user message and the host messages of a prompt (and at times the last turn) are still missing. They land after
+ * whatever the kit appends now. Empty when nothing lags.
+ */
+export function unpersistedTail(session: SessionView, messages: readonly AgentMessage[]): AgentMessage[] {
+  const candidates = lastPersisted(session);
+  if (candidates.length === 0) return [...messages];
+  const at = Math.max(...candidates.map((m) => lastIndexOf(messages, m)));
+  return at < 0 ? [] : messages.slice(at + 1);
+}
+
+/** A message not yet in the session, as the entry it will become. */
+export function pendingEntry(message: AgentMessage, index: number, parentId: string | null): SessionEntry {
+  const id = `pending-${index}`;
+  const timestamp = new Date(Number.isFinite(message.timestamp) ? message.timestamp : 0).toISOString();
+  if (message.role === "custom") {
+    const { customType, content, display, details } = message;
+    return { type: "custom_message", id, parentId, timestamp, customType, content, display, details };
+  }
+  return { type: "message", id, parentId, timestamp, message };
+}
+
+/** The state as of `event.messages`: the session's state plus the unpersisted tail folded on top. */
+export function stateWithTail(state: KitState, tail: readonly AgentMessage[], leafId: string | null): KitState {
+  let next = state;
+  let parent = leafId;
+  tail.forEach((message, i) => {
+    const entry = pendingEntry(message, i, parent);
+    next = kitReducer.evolve(next, toEvent(entry));
+    parent = entry.id;
+  });
+  return next;
+}
+
+export interface LiveRequest {
+  view: OutgoingView;
+  /** How many of the request's messages the session had not persisted yet. */
+  pending: number;
+}
+
+/**
+ * The view of the request the host is about to make, from the same inputs `view` reads offline at that request's
+ * leaf: the host's messages, the state folded at the leaf (the tail not yet persisted folded on top) and the anchor.
+ */
+export function liveRequest(session: SessionView, state: KitState, messages: readonly AgentMessage[]): LiveRequest {
+  const tail = unpersistedTail(session, messages);
+  const current = tail.length > 0 ? stateWithTail(state, tail, session.getLeafId()) : state;
+  const anchorId = current.recovery.anchorId;
+  let anchor: AgentMessage | null = null;
+  if (anchorId !== null) {
+    const pending = PENDING_ID.exec(anchorId);
+    const entry = pending ? undefined : (session.getEntry(anchorId) as SessionEntry | undefined);
+    anchor = pending ? (tail[Number(pending[1])] ?? null) : entry ? entryMessage(entry) : null;
+  }
+  const branchUsers = (): UserMessage[] => {
+    const users: UserMessage[] = [];
+    for (const entry of session.getBranch() as SessionEntry[]) {
+      if (entry.type === "message" && entry.message?.role === "user") users.push(entry.message);
+    }
+    return users;
+  };
+  return { view: outgoingView({ messages, state: current, anchor, branchUsers }), pending: tail.length };
+}

@@ -1,0 +1,81 @@
+import type { RequestDigestData } from "../../reducers/contract/kit-entries.js";
+import type { BranchFold } from "../fold/branch-fold.js";
+import { kitRecordOf } from "../fold/kit-records.js";
+import { entryMessage } from "../tree/host-context.js";
+import type { SessionTree } from "../tree/session-tree.js";
+import { viewOfLeaf } from "./leaf-view.js";
+import { requestDigest } from "./request-digest.js";
+
+/** A live request as the log records it: its digest entry and the leaf whose view it was. */
+export interface RecordedRequest {
+  /** 1-based, in file order. */
+  number: number;
+  digestEntryId: string;
+  /** Null when the messages the request was made with never reached the file. */
+  leafId: string | null;
+  recorded: RequestDigestData;
+}
+
+/**
+ * The request's leaf: the digest entry itself when the host had persisted everything, else the entry `pending` context
+ * messages further down the chain the host wrote next (the first child in file order at each step).
+ */
+export function requestLeaf(tree: SessionTree, digestEntryId: string, pending: number): string | null {
+  let cursor = digestEntryId;
+  let left = pending;
+  while (left > 0) {
+    const next = tree.childrenOf(cursor)[0];
+    if (next === undefined) return null;
+    cursor = next;
+    const entry = tree.get(cursor);
+    if (entry && entryMessage(entry) !== null) left--;
+  }
+  return cursor;
+}
+
+export function recordedRequests(tree: SessionTree): RecordedRequest[] {
+  const out: RecordedRequest[] = [];
+  for (const entry of tree.byId.values()) {
+    if (entry.type !== "custom") continue;
+    const record = kitRecordOf(entry);
+    if (record?.type !== "requestDigest") continue;
+    out.push({
+      number: out.length + 1,
+      digestEntryId: entry.id,
+      leafId: requestLeaf(tree, entry.id, record.data.pending),
+      recorded: record.data,
+    });
+  }
+  return out;
+}
+
+export type RequestStatus = "verified" | "differs" | "otherVersion" | "unresolved";
+
+export interface VerifiedRequest extends RecordedRequest {
+  status: RequestStatus;
+  /** The digest of the view recomputed at the leaf (null when the leaf is not in the file). */
+  computed: string | null;
+}
+
+/** Recomputes the view at the request's leaf and compares its digest with the recorded one. */
+export function verifyRequest(
+  tree: SessionTree,
+  fold: BranchFold,
+  request: RecordedRequest,
+  kitVersion: string,
+): VerifiedRequest {
+  if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
+  const computed = requestDigest(viewOfLeaf(tree, fold, request.leafId).messages);
+  const status: RequestStatus =
+    computed === request.recorded.digest
+      ? "verified"
+      : request.recorded.kitVersion === kitVersion
+        ? "differs"
+        : "otherVersion";
+  return { ...request, status, computed };
+}
+
+/** "request 3 (digest entry 1a2b3c4d, leaf 5e6f7a8b)". */
+export function requestName(request: RecordedRequest): string {
+  return `request ${request.number} (digest entry ${request.digestEntryId}, leaf ${request.leafId ?? "not in the file"})`;
+}
