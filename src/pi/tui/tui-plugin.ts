@@ -1,7 +1,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { summarizeState } from "../../fold/state-summary.js";
 import { createPolicy, type Policy } from "../../policy/index.js";
-import type { KitRuntime } from "../extension.js";
+import type { KitHooks, KitServices } from "../kit-hooks.js";
 import { KIT_SUBCOMMANDS, runKitCommand } from "./kit-command.js";
 import { statusLine } from "./status-line.js";
 
@@ -31,7 +31,7 @@ function idsSinceRequest(ctx: ExtensionContext, requestId: string | null): Set<s
 
 /** The kit in Pi's interactive TUI: a footer status line and the read-only `/kit` commands. */
 export function tuiPlugin(options: TuiOptions) {
-  return (pi: ExtensionAPI, kit: KitRuntime) => {
+  return (pi: ExtensionAPI, kit: KitServices): KitHooks => {
     let policy: Policy | null = null;
     const policyFor = (ctx: ExtensionContext) => {
       policy ??= createPolicy({ root: options.policyRoot ?? ctx.cwd });
@@ -86,5 +86,6 @@ export function tuiPlugin(options: TuiOptions) {
         else console.log(text);
       },
     });
+    return {};
   };
 }
