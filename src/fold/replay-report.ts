@@ -1,4 +1,5 @@
 import type { LoadedSession } from "../session.js";
+import { plural } from "../text.js";
 import { foldTree } from "./session-fold.js";
 import { formatStateSummary, type StateSummary, summarizeState } from "./state-summary.js";
 
@@ -32,7 +33,9 @@ export function replaySession(file: string, session: LoadedSession, leaves?: rea
 }
 
 export function formatReplay(report: ReplayReport): string {
-  const lines = [`${report.file}: ${report.branches.length} branch(es), active leaf ${report.activeLeafId ?? "-"}`];
+  const lines = [
+    `${report.file}: ${plural(report.branches.length, "branch", "branches")}, active leaf ${report.activeLeafId ?? "-"}`,
+  ];
   for (const b of report.branches) {
     const from = b.forkFromId ? ` forks from ${b.forkFromId}` : "";
     lines.push(`  ${b.active ? "*" : "-"} leaf ${b.leafId} depth ${b.depth}${b.active ? " (active)" : from}`);

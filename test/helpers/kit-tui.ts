@@ -135,6 +135,10 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
     const state = await until((t) => t.includes("verification r1"), "/kit");
     expectOnScreen(state, offline(sandbox, ["replay", shown, "--leaf", lastEntryId(file)]));
 
+    type("/kit view", "Enter");
+    const view = await until((t) => /leaf \S+: \d+ messages, as the host builds it/.test(t), "/kit view");
+    expectOnScreen(view, offline(sandbox, ["view", shown, "--leaf", lastEntryId(file)]));
+
     type("/kit policy", "Enter");
     const policy = await until((t) => t.includes("excluded scopes (1):"), "/kit policy");
     expectOnScreen(policy, offline(sandbox, ["policy", "."]));

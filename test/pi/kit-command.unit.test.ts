@@ -32,6 +32,18 @@ describe("/kit", () => {
     },
   );
 
+  it.each(["recovered-school-session", "denials-session"])(
+    "view at a leaf of %s prints what `context-kit view --leaf` prints",
+    async (name) => {
+      const file = join(SAMPLES, `${name}.jsonl`);
+      for (const leaf of loadSession(file).tree.leaves()) {
+        const offline = await runCli(["view", relative(work, file), "--leaf", leaf], { cwd: work });
+        expect(offline.exitCode).toBe(0);
+        expect(await runKitCommand("view", inputs(file, leaf))).toBe(offline.stdout.trimEnd());
+      }
+    },
+  );
+
   it("says why there is nothing to show before the host saved the session or the leaf", async () => {
     expect(await runKitCommand("", inputs(undefined, null))).toMatch(/not saved to a file/);
     expect(await runKitCommand("", inputs(join(work, "missing.jsonl"), null))).toMatch(/nothing saved yet/);

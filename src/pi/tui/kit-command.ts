@@ -6,9 +6,11 @@ import { buildPageModel } from "../../report/page-model.js";
 import { renderSessionPage } from "../../report/render-session-page.js";
 import { type LoadedSession, loadSession } from "../../session.js";
 import { formatPolicyListing, listPolicy } from "../../tools/policy-listing.js";
+import { formatView, viewReport } from "../../view/view-report.js";
 
 export const KIT_SUBCOMMANDS = {
   "": "the folded state at the current leaf (as `context-kit replay --leaf`)",
+  view: "what the next request carries: the single projection at this leaf (as `context-kit view --leaf`)",
   policy: "the excluded scopes under the policy root, with their marker guidance, and the control paths",
   report: "write the HTML audit report of this session and print its path",
 } as const;
@@ -57,6 +59,11 @@ export async function runKitCommand(args: string, inputs: KitCommandInputs): Pro
       const found = saved(inputs);
       if (typeof found === "string") return found;
       return formatReplay(replaySession(found.shown, found.session, [found.leafId]));
+    }
+    case "view": {
+      const found = saved(inputs);
+      if (typeof found === "string") return found;
+      return formatView(viewReport(found.shown, found.session.tree, found.leafId, true));
     }
     case "policy":
       return formatPolicyListing(await listPolicy(inputs.policy));

@@ -65,7 +65,7 @@ export function tuiPlugin(options: TuiOptions) {
     pi.on("agent_end", refresh);
 
     pi.registerCommand("kit", {
-      description: "context-kit: state at this leaf; /kit policy; /kit report",
+      description: "context-kit: state at this leaf; /kit view, /kit policy, /kit report",
       getArgumentCompletions: (prefix) =>
         Object.keys(KIT_SUBCOMMANDS)
           .filter((name) => name !== "" && name.startsWith(prefix.trim()))
