@@ -48,7 +48,7 @@ describe("help", () => {
         inspect  Header, entry counts, tree shape and diagnostics of session files (never writes).
         replay   Replay every branch through the reducers and print each branch's folded state (never writes).
         view     Show what the model would be sent for a leaf: the recovery view when the branch has an anchor.
-        check    Check what the model would see on every branch of every session file (a folder is searched).
+        check    Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).
         detect   Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
         recover  Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.
         report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
@@ -130,8 +130,8 @@ describe("help", () => {
       --leaf): the host's own context, or the recovery view when the branch has a recovery marker
       (instructions, every user message of the branch, the marker and what follows it). Prints one row per
       message with its role and text (a reply that ended in a provider error shows the error), what the
-      view leaves out and an estimate of the tokens saved. Exit 2 when the file is unreadable or not a Pi
-      session file.
+      view leaves out, an estimate of the tokens saved, and whether each request the kit recorded at this
+      leaf is reproduced. Exit 2 when the file is unreadable or not a Pi session file.
 
       Options:
         --leaf ID      show the branch that ends at this entry instead of the active leaf (a unique prefix
@@ -150,13 +150,14 @@ describe("help", () => {
 
   it("context-kit check --help", async () => {
     expect(await help("check", "--help")).toMatchInlineSnapshot(`
-      "context-kit check: Check what the model would see on every branch of every session file (a folder is searched).
+      "context-kit check: Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).
 
       Usage: context-kit check FILE|DIR... [--json | --ndjson]
 
       For every leaf of every file, computes the outgoing view and checks the projection invariants (every
       user message of the branch kept, tool calls paired with their results, a recovery view only from an
-      authentic marker, ...). Error diagnostics count as violations too: a line the host drops, an entry
+      authentic marker, ...), and recomputes every request the kit recorded (its digest) to say whether
+      the view reproduces it. Error diagnostics count as violations too: a line the host drops, an entry
       it re-parents or a cycle changes what the model sees. Exit 1 on any violation, 2 when a file is
       unreadable or not a Pi session file (the others are still checked).
 
