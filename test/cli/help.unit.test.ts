@@ -179,17 +179,20 @@ describe("help", () => {
     expect(await help("detect", "--help")).toMatchInlineSnapshot(`
       "context-kit detect: Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
 
-      Usage: context-kit detect FILE [--leaf ID] [--fail-on-stall] [--json]
+      Usage: context-kit detect FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]
 
       Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall:
-      three similar action-promise replies ("Let me check the file.", "我来检查一下编译错误。") with no tool call or
-      result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that
-      make the run. Exit 0 either way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi
-      session file.
+      three action-promise replies about the same action on the same object ("Let me check the compiler
+      errors.", "我来检查一下编译错误。", "讓我再檢查一次編譯錯誤") with no tool call or result between them, or a
+      STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Exit 0 either
+      way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi session file.
 
       Options:
         --leaf ID        look at the branch that ends at this entry instead of the active leaf (a unique
                          prefix of the id is enough)
+        --explain        label each reply on the leaf's recent path (promise, deliverable, question,
+                         refusal, blocker, status ...) with the action and object found and its similarity
+                         to the run
         --fail-on-stall  exit 1 when the leaf is stalled, for scripts and CI
         --json           print one JSON document on stdout instead of text
         -h, --help       this help
@@ -197,6 +200,7 @@ describe("help", () => {
       Examples:
         context-kit detect session.jsonl
         context-kit detect session.jsonl --leaf 00007065 --fail-on-stall
+        context-kit detect session.jsonl --explain
       "
     `);
   });
