@@ -6,6 +6,7 @@ import { createRecoveryReducer, initialRecovery, type StallDetector } from "./re
 import { initialRequest, requestReducer } from "./request.js";
 import { initialSession, sessionReducer } from "./session.js";
 import type { KitState } from "./state.js";
+import { createToolLoopReducer, initialToolLoop, type ToolLoopDetector } from "./tool-loop.js";
 import { initialVerification, verificationReducer } from "./verification.js";
 
 export interface RootReducer {
@@ -14,8 +15,9 @@ export interface RootReducer {
   evolve(state: KitState, event: KitEvent): KitState;
 }
 
-export function createRootReducer(detector: StallDetector): RootReducer {
+export function createRootReducer(detector: StallDetector, loopDetector: ToolLoopDetector): RootReducer {
   const recoveryReducer = createRecoveryReducer(detector);
+  const toolLoopReducer = createToolLoopReducer(loopDetector);
   const initial: KitState = {
     session: initialSession(),
     request: initialRequest(),
@@ -23,6 +25,7 @@ export function createRootReducer(detector: StallDetector): RootReducer {
     fileIssues: initialFileIssues(),
     verification: initialVerification(),
     recovery: initialRecovery(detector),
+    toolLoop: initialToolLoop(),
     inputs: initialInputs(),
   };
   return {
@@ -34,6 +37,7 @@ export function createRootReducer(detector: StallDetector): RootReducer {
       const fileIssues = fileIssuesReducer(state.fileIssues, event);
       const verification = verificationReducer(state.verification, event);
       const recovery = recoveryReducer(state.recovery, event, request.currentRequestId);
+      const toolLoop = toolLoopReducer(state.toolLoop, event, request.currentRequestId);
       const inputs = inputsReducer(state.inputs, event);
       const unchanged =
         request === state.request &&
@@ -42,10 +46,11 @@ export function createRootReducer(detector: StallDetector): RootReducer {
         fileIssues === state.fileIssues &&
         verification === state.verification &&
         recovery === state.recovery &&
+        toolLoop === state.toolLoop &&
         inputs === state.inputs;
       return unchanged
         ? state
-        : Object.freeze({ session, request, denials, fileIssues, verification, recovery, inputs });
+        : Object.freeze({ session, request, denials, fileIssues, verification, recovery, toolLoop, inputs });
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { CheckName, CheckStatus } from "./contract/kit-entries.js";
+import type { CheckName, CheckStatus, ToolLoopKind, ToolLoopReport } from "./contract/kit-entries.js";
 import type { DenialStatus, FileIssueCode } from "./contract/tool-details.js";
 
 export interface SessionSlice {
@@ -70,6 +70,50 @@ export interface RecoverySlice {
   stopped: boolean;
 }
 
+/** A tool call with its result, as the loop detector keeps it. */
+export interface ToolCallRecord {
+  /** Canonical call: the tool name and its arguments, key order and formatting ignored. */
+  key: string;
+  tool: string;
+  args: unknown;
+  result: ToolResultRef;
+  callEntryId: string;
+  resultEntryId: string;
+}
+
+/** A tool result as folded; results are compared through the detector, which ignores their volatile parts. */
+export interface ToolResultRef {
+  tool: string;
+  args: unknown;
+  isError: boolean;
+  content: unknown;
+  details: unknown;
+}
+
+export interface PendingToolCall {
+  key: string;
+  tool: string;
+  args: unknown;
+  entryId: string;
+}
+
+export interface ToolLoopSlice {
+  /** Calls of the latest assistant message still waiting for their results, by tool call id. */
+  pending: Record<string, PendingToolCall>;
+  /** The latest calls with their results, oldest first (a bounded window). */
+  recent: ToolCallRecord[];
+  /** Index in `recent` of the first call after the latest compaction or branch summary; null without one there. */
+  boundary: number | null;
+  /** The loop the branch ends in: its kind and how many of the latest calls make it. */
+  loop: { kind: ToolLoopKind; length: number } | null;
+  /** The latest loop marker on the branch and the request it was appended in. */
+  markerId: string | null;
+  markerRequestId: string | null;
+  markersThisRequest: number;
+  /** STALLED_REPEATED_TOOL_CALLS was appended in this request, with the loop it named. */
+  stopped: ToolLoopReport | null;
+}
+
 /** Request inputs that are not in the transcript, as last recorded on the branch. */
 export interface InputsSlice {
   /** Root guidance text (labelled project data) the view puts first, or null. */
@@ -83,5 +127,6 @@ export interface KitState {
   fileIssues: Record<string, FileIssueRecord>;
   verification: VerificationSlice;
   recovery: RecoverySlice;
+  toolLoop: ToolLoopSlice;
   inputs: InputsSlice;
 }

@@ -10,6 +10,8 @@ export * from "../reducers/contract/tool-details.js";
 export { isStalled, type RecoveryDecision, recoveryDecision } from "../reducers/recovery.js";
 export { createRootReducer, type RootReducer } from "../reducers/root.js";
 export type { KitState } from "../reducers/state.js";
+export { refusesCall, type ToolLoopDetector, toolLoopDecision, toolLoopReport } from "../reducers/tool-loop.js";
+export { TOOL_LOOP_THRESHOLDS } from "../reducers/tool-loop-rules.js";
 export { MAX_ROUNDS, missingChecks } from "../reducers/verification.js";
 export * from "./detect/index.js";
 export { BranchFold, type EntrySource, foldPath } from "./fold/branch-fold.js";

@@ -20,5 +20,11 @@ describe("the public API", () => {
     const view = kit.viewOfLeaf(tree, fold, null);
     expect(view.messages).toEqual(kit.buildHostContext(tree).messages);
     expect(typeof kit.createKitExtension()).toBe("function");
+    for (let i = 0; i < 4; i++) b.toolRound("ls", { path: "." }, "a.txt");
+    writeFileSync(file, b.toJsonl());
+    const looping = kit.loadSession(file).tree;
+    const loop = kit.toolLoopReport(kit.foldTree(looping).stateAt(looping.activeLeafId).toolLoop);
+    expect(loop?.kind).toBe("repeat");
+    expect(kit.TOOL_LOOP_THRESHOLDS.repeat).toBe(4);
   });
 });

@@ -5,6 +5,8 @@ import type {
   RequestDigestData,
   RootGuidanceData,
   StallStopDetails,
+  ToolLoopMarkerDetails,
+  ToolLoopStopDetails,
   VerificationIncompleteDetails,
 } from "./kit-entries.js";
 
@@ -15,8 +17,17 @@ export type KitRecord =
   | { type: "completionReport"; details: CompletionReportDetails }
   | { type: "verificationIncomplete"; details: VerificationIncompleteDetails }
   | { type: "policyAllowed"; data: PolicyAllowedData }
+  | { type: "toolLoopMarker"; details: ToolLoopMarkerDetails }
+  | { type: "toolLoopStop"; details: ToolLoopStopDetails }
   | { type: "rootGuidance"; data: RootGuidanceData }
   | { type: "requestDigest"; data: RequestDigestData };
+
+/** One tool call of an assistant message, as the model wrote it. */
+export interface ToolCallRef {
+  id: string;
+  name: string;
+  args: unknown;
+}
 
 /**
  * What reducers fold: one event per session entry, normalised from the entry (ids and times come with it).
@@ -29,13 +40,23 @@ export type KitEvent =
       entryId: string;
       text: string;
       toolCallIds: string[];
+      toolCalls: ToolCallRef[];
       stopReason: string;
       provider: string;
       model: string;
     }
-  | { kind: "toolResult"; entryId: string; toolCallId: string; toolName: string; isError: boolean; details: unknown }
+  | {
+      kind: "toolResult";
+      entryId: string;
+      toolCallId: string;
+      toolName: string;
+      isError: boolean;
+      details: unknown;
+      content: unknown;
+    }
   | { kind: "kit"; entryId: string; record: KitRecord }
   | { kind: "hostMessage"; entryId: string }
   | { kind: "modelChange"; entryId: string; provider: string; modelId: string }
   | { kind: "thinkingChange"; entryId: string; thinkingLevel: string }
-  | { kind: "other"; entryId: string };
+  /** `boundary`: a compaction or branch summary, where the model's context was cut. */
+  | { kind: "other"; entryId: string; boundary?: true };

@@ -10,6 +10,8 @@ export const KIT = {
   completionReport: "agent-context-kit-completion-report-v1",
   verificationIncomplete: "context-kit/verification-incomplete/v1",
   policyAllowed: "context-kit/policy-allowed/v1",
+  toolLoopMarker: "context-kit/tool-loop/v1",
+  toolLoopStop: "context-kit/tool-loop-stop/v1",
   rootGuidance: "context-kit/root-guidance/v1",
   requestDigest: "context-kit/request-digest/v1",
 } as const;
@@ -19,6 +21,10 @@ export type KitCustomType = (typeof KIT)[keyof typeof KIT];
 export const RECOVERED_PREFIX = "CONTEXT_RECOVERED";
 export const STALLED_CODE = "STALLED_NO_TOOL_PROGRESS";
 export const INCOMPLETE_CODE = "VERIFICATION_INCOMPLETE";
+export const TOOL_LOOP_PREFIX = "REPEATED_TOOL_CALLS";
+export const TOOL_LOOP_STOP_CODE = "STALLED_REPEATED_TOOL_CALLS";
+/** `details.code` of the error result that refuses a call continuing a loop the model was already told about. */
+export const TOOL_LOOP_REFUSED = "TOOL_LOOP_REFUSED";
 
 /** `custom_message`, display true, content starts with CONTEXT_RECOVERED. */
 export interface RecoveryMarkerDetails {
@@ -65,6 +71,30 @@ export interface VerificationIncompleteDetails {
 /** `custom` entry: the policy allows this scope again, so its denial reminder is dropped. */
 export interface PolicyAllowedData {
   scope: string;
+}
+
+export type ToolLoopKind = "repeat" | "ping-pong" | "repeated-failure" | "post-compaction";
+
+/** A loop as `detect --json` reports it (a contract): the distinct calls and the entries that make it. */
+export interface ToolLoopReport {
+  kind: ToolLoopKind;
+  calls: { tool: string; args: unknown }[];
+  entryIds: string[];
+}
+
+/** `custom_message`, display true, content starts with REPEATED_TOOL_CALLS. */
+export interface ToolLoopMarkerDetails {
+  requestId: string | null;
+  loop: ToolLoopReport;
+  /** The unchanged result, shortened. */
+  result: string;
+}
+
+/** `custom_message`, display true, content starts with STALLED_REPEATED_TOOL_CALLS. */
+export interface ToolLoopStopDetails {
+  requestId: string | null;
+  loop: ToolLoopReport;
+  markerId: string | null;
 }
 
 /** `custom` entry: the root guidance the view puts first from here on (null: none), recorded when it changes. */

@@ -12,3 +12,5 @@ export {
 } from "./promise-run.js";
 export { classifyReply, type Intent, isPromiseReply, type ReplyClass, type ReplyKind } from "./reply-classifier.js";
 export { isSimilarReply, replySimilarity, SIMILARITY_THRESHOLD } from "./similarity.js";
+export { toolLoopDetector } from "./tool-loop.js";
+export { callKey, canonicalArgs, failedResult, madeProgress, resultKey, stripVolatile } from "./tool-loop-keys.js";

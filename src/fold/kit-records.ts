@@ -9,6 +9,8 @@ const SCHEMAS: Record<string, { schema: string; type: KitRecord["type"] }> = {
   [KIT.completionReport]: { schema: "kit-completion-report.schema.json", type: "completionReport" },
   [KIT.verificationIncomplete]: { schema: "kit-verification-incomplete.schema.json", type: "verificationIncomplete" },
   [KIT.policyAllowed]: { schema: "kit-policy-allowed.schema.json", type: "policyAllowed" },
+  [KIT.toolLoopMarker]: { schema: "kit-tool-loop.schema.json", type: "toolLoopMarker" },
+  [KIT.toolLoopStop]: { schema: "kit-tool-loop-stop.schema.json", type: "toolLoopStop" },
   [KIT.rootGuidance]: { schema: "kit-root-guidance.schema.json", type: "rootGuidance" },
   [KIT.requestDigest]: { schema: "kit-request-digest.schema.json", type: "requestDigest" },
 };

@@ -2,6 +2,7 @@ import type { StallDetector } from "../../reducers/recovery.js";
 import { createRootReducer, type RootReducer } from "../../reducers/root.js";
 import { advanceRun, EMPTY_RUN } from "../detect/promise-run.js";
 import { classifyReply } from "../detect/reply-classifier.js";
+import { toolLoopDetector } from "../detect/tool-loop.js";
 
 export const stallDetector: StallDetector = {
   emptyRun: EMPTY_RUN,
@@ -10,4 +11,4 @@ export const stallDetector: StallDetector = {
 };
 
 /** The kit's root reducer with the real stall detector plugged into its seam. */
-export const kitReducer: RootReducer = createRootReducer(stallDetector);
+export const kitReducer: RootReducer = createRootReducer(stallDetector, toolLoopDetector);

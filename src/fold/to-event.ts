@@ -1,4 +1,4 @@
-import type { KitEvent } from "../../reducers/contract/events.js";
+import type { KitEvent, ToolCallRef } from "../../reducers/contract/events.js";
 import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
 import { kitRecordOf } from "./kit-records.js";
 
@@ -24,11 +24,18 @@ export function toEvent(entry: SessionEntry): KitEvent {
       if (message.role === "user") return { kind: "user", entryId };
       if (message.role === "assistant") {
         const content = Array.isArray(message.content) ? message.content : [];
+        const toolCalls: ToolCallRef[] = [];
+        for (const b of content) {
+          if (b?.type !== "toolCall") continue;
+          const call = b as { id: unknown; name: unknown; arguments?: unknown };
+          toolCalls.push({ id: String(call.id), name: String(call.name ?? ""), args: call.arguments ?? {} });
+        }
         return {
           kind: "assistant",
           entryId,
           text: textOf(message),
-          toolCallIds: content.filter((b) => b?.type === "toolCall").map((b) => (b as { id: string }).id),
+          toolCallIds: toolCalls.map((c) => c.id),
+          toolCalls,
           stopReason: String(message.stopReason ?? "stop"),
           provider: String(message.provider ?? ""),
           model: String(message.model ?? ""),
@@ -42,6 +49,7 @@ export function toEvent(entry: SessionEntry): KitEvent {
           toolName: String(message.toolName ?? ""),
           isError: message.isError === true,
           details: message.details,
+          content: message.content,
         };
       }
       if (message.role === "custom") return { kind: "hostMessage", entryId };
@@ -57,6 +65,9 @@ export function toEvent(entry: SessionEntry): KitEvent {
       return { kind: "modelChange", entryId, provider: entry.provider, modelId: entry.modelId };
     case "thinking_level_change":
       return { kind: "thinkingChange", entryId, thinkingLevel: entry.thinkingLevel };
+    case "compaction":
+    case "branch_summary":
+      return { kind: "other", entryId, boundary: true };
     default:
       return { kind: "other", entryId };
   }

@@ -8,6 +8,11 @@ import {
   type RecoveryMarkerDetails,
   STALLED_CODE,
   type StallStopDetails,
+  TOOL_LOOP_PREFIX,
+  TOOL_LOOP_STOP_CODE,
+  type ToolLoopMarkerDetails,
+  type ToolLoopReport,
+  type ToolLoopStopDetails,
   type VerificationIncompleteDetails,
 } from "../../reducers/contract/kit-entries.js";
 
@@ -57,3 +62,39 @@ export function verificationIncomplete(
 }
 
 export type { CheckName };
+
+const LOOP_WORDS: Record<ToolLoopReport["kind"], string> = {
+  repeat: "the same tool call returned the same result again and again",
+  "ping-pong": "two tool calls alternated, each returning the same result every time",
+  "repeated-failure": "the same tool call failed with the same error again and again",
+  "post-compaction": "the same tool call with the same result resumed right after the context was summarised",
+};
+
+/** `tool {"arg":…}`, shortened for a message line. */
+export function describeCall(call: { tool: string; args: unknown }, max = 200): string {
+  const args = JSON.stringify(call.args ?? {}) ?? "{}";
+  return `${call.tool} ${args.length > max ? `${args.slice(0, max)}…` : args}`;
+}
+
+/** One line: the kind, the calls and the entries that make the loop. */
+export function describeToolLoop(loop: ToolLoopReport): string {
+  const calls = loop.calls.map((call) => describeCall(call, 80)).join(" / ");
+  const entries = loop.entryIds.length > 0 ? ` (entries ${loop.entryIds[0]}…${loop.entryIds.at(-1)})` : "";
+  return `${loop.kind.toUpperCase()}: ${calls}${entries}`;
+}
+
+export function toolLoopMarker(details: ToolLoopMarkerDetails): HostMessage<ToolLoopMarkerDetails> {
+  const content = [
+    `${TOOL_LOOP_PREFIX}: the host detected a tool-call loop (${details.loop.kind}): ${LOOP_WORDS[details.loop.kind]}.`,
+    ...details.loop.calls.map((call) => `- ${describeCall(call)}`),
+    `Unchanged result: ${details.result}`,
+    "Repeating it will not change the result. Use what it returned, try a different approach, or tell the user what blocks you. If you repeat the call again in this request, the host refuses it and stops the run.",
+  ].join("\n");
+  return { customType: KIT.toolLoopMarker, content, display: true, details };
+}
+
+export function toolLoopStop(details: ToolLoopStopDetails): HostMessage<ToolLoopStopDetails> {
+  const calls = details.loop.calls.map((call) => describeCall(call)).join("; ");
+  const content = `${TOOL_LOOP_STOP_CODE}: after a loop marker the model repeated the same tool call again (${details.loop.kind}: ${calls}). The host refused the call and stopped instead of retrying; send a new instruction to continue.`;
+  return { customType: KIT.toolLoopStop, content, display: true, details };
+}

@@ -9,6 +9,7 @@ import { LiveDigests } from "./live-digests.js";
 import { LiveState } from "./live-state.js";
 import { decisionForNewRequest, endedCleanly, markerFor, stallStopFor } from "./recovery-hooks.js";
 import { SettleGate } from "./settle-gate.js";
+import { toolLoopPlugin } from "./tool-loop-guard.js";
 
 export type { KitHooks, KitPlugin, KitServices, RequestInputs } from "./kit-hooks.js";
 
@@ -124,6 +125,7 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       }
     });
 
+    hooks.push(toolLoopPlugin(pi, services));
     for (const plugin of options.plugins ?? []) hooks.push(plugin(pi, services));
   };
 }

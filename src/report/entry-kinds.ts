@@ -16,6 +16,8 @@ const KIT_NAMES: Record<KitRecord["type"], string> = {
   completionReport: "kit: completion report",
   verificationIncomplete: "kit: VERIFICATION_INCOMPLETE",
   policyAllowed: "kit: policy allowed",
+  toolLoopMarker: "kit: tool-loop marker",
+  toolLoopStop: "kit: tool-loop stop",
   rootGuidance: "kit: root guidance",
   requestDigest: "kit: request digest",
 };

@@ -41,6 +41,11 @@ export function summaryChips(s: SessionSummary, projections?: { embedded: number
     chip(n(s.stalledLeaves, "stalled leaf", "stalled leaves"), s.stalledLeaves > 0 ? "bad" : ""),
     chip(n(s.recoveries, "recovery", "recoveries"), s.recoveries > 0 ? "kit" : "", "recovery markers"),
     chip(
+      n(s.toolLoopLeaves, "leaf in a tool loop", "leaves in a tool loop"),
+      s.toolLoopLeaves > 0 ? "bad" : "",
+      "branches that end in the same tool calls repeated without progress",
+    ),
+    chip(
       `${n(s.denials, "denial")} in ${n(s.deniedScopes, "scope")}`,
       s.denials > 0 ? "warn" : "",
       "tool results that record a denied path",

@@ -1,5 +1,6 @@
 import { isStalled } from "../../reducers/recovery.js";
 import type { KitState } from "../../reducers/state.js";
+import { toolLoopReport } from "../../reducers/tool-loop.js";
 import type { Diagnostic } from "../log/diagnostics.js";
 
 export type VerificationOutcome =
@@ -22,6 +23,8 @@ export interface SessionSummary {
   stalledLeaves: number;
   /** Validated recovery markers anywhere in the file. */
   recoveries: number;
+  /** Leaves whose branch ends in a tool-call loop. */
+  toolLoopLeaves: number;
   /** Tool results that record a denial, and the distinct scopes they name. */
   denials: number;
   deniedScopes: number;
@@ -62,7 +65,11 @@ export function summarizeSession(
   diagnostics: readonly Diagnostic[],
 ): SessionSummary {
   let stalledLeaves = 0;
-  for (const state of leafStates) if (isStalled(state.recovery)) stalledLeaves++;
+  let toolLoopLeaves = 0;
+  for (const state of leafStates) {
+    if (isStalled(state.recovery)) stalledLeaves++;
+    if (toolLoopReport(state.toolLoop)) toolLoopLeaves++;
+  }
   const bySeverity = { errors: 0, warnings: 0, infos: 0 };
   for (const d of diagnostics) {
     if (d.severity === "error") bySeverity.errors++;
@@ -72,6 +79,7 @@ export function summarizeSession(
   return {
     ...counts,
     stalledLeaves,
+    toolLoopLeaves,
     verification: { outcome: verificationOutcome(activeState), revision: activeState.verification.revision },
     diagnostics: bySeverity,
   };
@@ -109,6 +117,7 @@ export function formatSummary(s: SessionSummary): string {
     count(s.branches, "branch", "branches"),
     `${count(s.stallStops, "stall stop")} (${s.stalledLeaves} stalled)`,
     count(s.recoveries, "recovery", "recoveries"),
+    count(s.toolLoopLeaves, "leaf in a tool loop", "leaves in a tool loop"),
     `${count(s.denials, "denial")} in ${count(s.deniedScopes, "scope")}`,
     `verification ${verificationText(s.verification)}`,
     diagnostics,

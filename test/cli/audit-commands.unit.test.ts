@@ -57,7 +57,15 @@ describe("detect", () => {
   it("--json gives {file, leafId, stalled, promiseEntryIds, requestId, reason} and exits 0 on a stall", async () => {
     const { exitCode, doc } = await json(["detect", STALLED]);
     expect(exitCode).toBe(0);
-    expect(Object.keys(doc).sort()).toEqual(["file", "leafId", "promiseEntryIds", "reason", "requestId", "stalled"]);
+    expect(Object.keys(doc).sort()).toEqual([
+      "file",
+      "leafId",
+      "promiseEntryIds",
+      "reason",
+      "requestId",
+      "stalled",
+      "toolLoop",
+    ]);
     expect(doc.file).toBe(STALLED);
     expect(doc.stalled).toBe(true);
     expect(doc.promiseEntryIds.length).toBeGreaterThanOrEqual(3);
@@ -383,7 +391,7 @@ describe("replay", () => {
     expect(Object.keys(doc).sort()).toEqual(["activeLeafId", "branches", "file"]);
     expect(doc.branches).toHaveLength(2);
     for (const b of doc.branches) {
-      expect(Object.keys(b).sort()).toEqual(["active", "depth", "forkFromId", "leafId", "state"]);
+      expect(Object.keys(b).sort()).toEqual(["active", "depth", "forkFromId", "leafId", "state", "toolLoop"]);
       for (const key of STATE_KEYS) expect(b.state).toHaveProperty(key);
       expect(Object.keys(b.state.recovery).sort()).toEqual([
         "anchorId",

@@ -49,8 +49,8 @@ describe("help", () => {
         replay   Replay every branch through the reducers and print each branch's folded state (never writes).
         view     Show what the model would be sent for a leaf: the recovery view when the branch has an anchor.
         check    Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).
-        detect   Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
-        recover  Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.
+        detect   Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.
+        recover  Append a recovery or loop marker to a stalled session (after a backup and an idle check) so the next run recovers.
         report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
         policy   List the excluded scopes under a policy root, with their marker guidance, and the control paths.
         bench    Benchmark the kit side by side with the host: load, replay, per-request cost, peak memory (ratios).
@@ -177,15 +177,17 @@ describe("help", () => {
 
   it("context-kit detect --help", async () => {
     expect(await help("detect", "--help")).toMatchInlineSnapshot(`
-      "context-kit detect: Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
+      "context-kit detect: Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.
 
       Usage: context-kit detect FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]
 
       Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall:
       three action-promise replies about the same action on the same object ("Let me check the compiler
       errors.", "我来检查一下编译错误。", "讓我再檢查一次編譯錯誤") with no tool call or result between them, or a
-      STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Exit 0 either
-      way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi session file.
+      STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Also says
+      whether it ends in a tool-call loop (toolLoop: repeat, ping-pong, repeated-failure or
+      post-compaction) and names its calls and entries. Exit 0 either way (1 with --fail-on-stall), 2 when
+      the file is unreadable or not a Pi session file.
 
       Options:
         --leaf ID        look at the branch that ends at this entry instead of the active leaf (a unique
@@ -193,7 +195,7 @@ describe("help", () => {
         --explain        label each reply on the leaf's recent path (promise, deliverable, question,
                          refusal, blocker, status ...) with the action and object found and its similarity
                          to the run
-        --fail-on-stall  exit 1 when the leaf is stalled, for scripts and CI
+        --fail-on-stall  exit 1 when the leaf is stalled or ends in a tool-call loop, for scripts and CI
         --json           print one JSON document on stdout instead of text
         -h, --help       this help
 
@@ -207,16 +209,17 @@ describe("help", () => {
 
   it("context-kit recover --help", async () => {
     expect(await help("recover", "--help")).toMatchInlineSnapshot(`
-      "context-kit recover: Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.
+      "context-kit recover: Append a recovery or loop marker to a stalled session (after a backup and an idle check) so the next run recovers.
 
       Usage: context-kit recover FILE [--dry-run] [--force] [--backup-dir DIR] [--evidence DIR] [--json]
 
       For a session whose active leaf is stalled, appends one recovery marker (a visible CONTEXT_RECOVERED
       host message) after it, so the next run (pi-context --session FILE, or pi with the kit) starts from
-      the recovery view. Checks the leaf is stalled, refuses while the session is in use, copies the file
-      to a backup first, appends under a lock and proves the original bytes unchanged (length and SHA-256
-      before and after). Running it again appends nothing. Exit 1 when there is nothing to recover, 2 on
-      bad input or when the file is in use.
+      the recovery view; for one that ends in a tool-call loop not yet marked in its request, appends the
+      loop marker (REPEATED_TOOL_CALLS) instead. Checks the leaf is stalled, refuses while the session is
+      in use, copies the file to a backup first, appends under a lock and proves the original bytes
+      unchanged (length and SHA-256 before and after). Running it again appends nothing. Exit 1 when there
+      is nothing to recover, 2 on bad input or when the file is in use.
 
       Options:
         --dry-run         check everything and say what would be appended, without writing anything

@@ -16,6 +16,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import * as ai from "@mariozechner/pi-ai";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import {
+  applyStepFiles,
   applyStepTiming,
   FAUX_API,
   FAUX_EXHAUSTED,
@@ -78,6 +79,7 @@ export default function fauxCliExtension(pi: ExtensionAPI): void {
     const step = stepIndex === null ? undefined : script[stepIndex];
     if (!step) throw new Error(FAUX_EXHAUSTED);
     await applyStepTiming(step, options);
+    applyStepFiles(step, process.cwd());
     return stepToAssistantMessage(step);
   };
   faux.setResponses([router, router]);

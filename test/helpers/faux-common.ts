@@ -47,6 +47,8 @@ export interface FauxStep {
   delayMs?: number;
   /** Never reply on its own: wait until the request is aborted (e.g. `session.abort()`), then reply "aborted". */
   hang?: boolean;
+  /** Files (relative to the working directory) written just before this reply, e.g. a log that grows between polls. */
+  files?: Record<string, string>;
 }
 
 /** A provider error reply: Pi records stopReason "error"; `pi -p` exits 1. */
@@ -194,6 +196,11 @@ export function abortableWait(ms: number, signal: AbortSignal | undefined): Prom
 export async function applyStepTiming(step: FauxStep, options: StreamOptions | undefined): Promise<void> {
   if (step.hang) await abortableWait(Number.POSITIVE_INFINITY, options?.signal);
   else if (step.delayMs !== undefined && step.delayMs > 0) await abortableWait(step.delayMs, options?.signal);
+}
+
+/** Writes a step's `files` under the working directory before the reply. */
+export function applyStepFiles(step: FauxStep, cwd: string): void {
+  if (step.files) writeFiles(cwd, step.files);
 }
 
 /** Writes `files` (relative path → content) under `baseDir`, creating directories. */

@@ -30,6 +30,7 @@ import type {
   PromptOptions,
 } from "@mariozechner/pi-coding-agent";
 import {
+  applyStepFiles,
   applyStepTiming,
   FAUX_API,
   FAUX_EXHAUSTED,
@@ -250,6 +251,7 @@ export async function createFauxHarness(options: FauxHarnessOptions = {}): Promi
       const resolved = typeof item === "function" ? await item(req, context, streamOptions) : item;
       if (isAssistantMessage(resolved)) return resolved;
       await applyStepTiming(resolved, streamOptions);
+      applyStepFiles(resolved, cwd);
       return stepToAssistantMessage(resolved);
     },
   };

@@ -1,8 +1,11 @@
+import type { ToolLoopReport } from "../../../reducers/contract/kit-entries.js";
 import { isStalled } from "../../../reducers/recovery.js";
 import type { KitState } from "../../../reducers/state.js";
+import { toolLoopReport } from "../../../reducers/tool-loop.js";
 import { type ExplainedStep, explainPath } from "../../detect/explain.js";
 import { runEventsOf } from "../../fold/run-events.js";
 import { foldTree } from "../../fold/session-fold.js";
+import { describeToolLoop } from "../../kit/host-messages.js";
 import { type Command, JSON_HELP, JSON_OPTION } from "../command.js";
 import { loadUsable, resolveEntryId, singleFile } from "../inputs.js";
 
@@ -13,6 +16,8 @@ export interface DetectReport {
   promiseEntryIds: string[];
   requestId: string | null;
   reason: string;
+  /** The tool-call loop the leaf ends in, or null. */
+  toolLoop: ToolLoopReport | null;
   /** With --explain: each step of the leaf's recent path, as the detector saw it. */
   explain?: ExplainedStep[];
 }
@@ -31,10 +36,10 @@ export function stallReason(state: KitState): string {
 
 export const detectCommand: Command = {
   name: "detect",
-  summary: "Say whether a leaf ends in a stall: similar action-promise replies without tool progress.",
+  summary: "Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.",
   usage: "FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]",
   description:
-    'Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall: three action-promise replies about the same action on the same object ("Let me check the compiler errors.", "我来检查一下编译错误。", "讓我再檢查一次編譯錯誤") with no tool call or result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Exit 0 either way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi session file.',
+    'Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall: three action-promise replies about the same action on the same object ("Let me check the compiler errors.", "我来检查一下编译错误。", "讓我再檢查一次編譯錯誤") with no tool call or result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Also says whether it ends in a tool-call loop (toolLoop: repeat, ping-pong, repeated-failure or post-compaction) and names its calls and entries. Exit 0 either way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi session file.',
   options: {
     ...JSON_OPTION,
     leaf: { type: "string" },
@@ -46,7 +51,7 @@ export const detectCommand: Command = {
       "look at the branch that ends at this entry instead of the active leaf (a unique prefix of the id is enough)",
     "--explain":
       "label each reply on the leaf's recent path (promise, deliverable, question, refusal, blocker, status ...) with the action and object found and its similarity to the run",
-    "--fail-on-stall": "exit 1 when the leaf is stalled, for scripts and CI",
+    "--fail-on-stall": "exit 1 when the leaf is stalled or ends in a tool-call loop, for scripts and CI",
     ...JSON_HELP,
   },
   examples: [
@@ -67,12 +72,15 @@ export const detectCommand: Command = {
       promiseEntryIds: [...state.recovery.run.promiseEntryIds],
       requestId: state.request.currentRequestId,
       reason: stallReason(state),
+      toolLoop: toolLoopReport(state.toolLoop),
     };
     if (values.explain && leaf !== null) report.explain = explainPath(runEventsOf(tree.pathTo(leaf))).steps;
     const text = `${shown} leaf ${leaf ?? "-"}: ${report.stalled ? "STALLED" : "not stalled"} (${report.reason})${
       report.promiseEntryIds.length ? `\n  promise entries: ${report.promiseEntryIds.join(", ")}` : ""
-    }${report.explain ? `\n${explainLines(report.explain).join("\n")}` : ""}`;
-    const exitCode = report.stalled && values["fail-on-stall"] ? 1 : 0;
+    }\n  tool loop: ${report.toolLoop ? describeToolLoop(report.toolLoop) : "none"}${
+      report.explain ? `\n${explainLines(report.explain).join("\n")}` : ""
+    }`;
+    const exitCode = (report.stalled || report.toolLoop !== null) && values["fail-on-stall"] ? 1 : 0;
     return { exitCode, json: report, text };
   },
 };

@@ -1,8 +1,10 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { isStalled } from "../../../reducers/recovery.js";
+import type { KitState } from "../../../reducers/state.js";
 import { foldTree } from "../../fold/session-fold.js";
-import { recoveryMarker } from "../../kit/host-messages.js";
+import { describeToolLoop, recoveryMarker } from "../../kit/host-messages.js";
+import { markerForLoop } from "../../kit/tool-loop-marker.js";
 import { AppendRefused, appendEntries, type PrefixProof } from "../../log/append.js";
 import type { SessionEntry } from "../../log/entry-types.js";
 import { kitVersion } from "../../package-root.js";
@@ -30,6 +32,13 @@ export interface RecoverOptions {
   pid: number;
 }
 
+/** The loop marker for a session that ends in a tool-call loop not yet marked in its request (or stopped since). */
+function loopMarkerToAppend(state: KitState, leaf: string | null) {
+  const t = state.toolLoop;
+  if (t.markerId !== null && (t.markerId === leaf || (t.markersThisRequest > 0 && t.stopped === null))) return null;
+  return markerForLoop(t, state.request.currentRequestId);
+}
+
 /** Appends the recovery marker to a stalled session, the way the seed deployment resumed one. */
 export function recoverSession(
   path: string,
@@ -47,8 +56,12 @@ export function recoverSession(
   }
   const leaf = tree.activeLeafId;
   const state = foldTree(tree).stateAt(leaf);
-  if (!isStalled(state.recovery)) {
-    const already = state.recovery.anchorId !== null && state.recovery.anchorId === leaf;
+  const stalled = isStalled(state.recovery);
+  const loopMarker = stalled ? null : loopMarkerToAppend(state, leaf);
+  if (!stalled && !loopMarker) {
+    const already =
+      (state.recovery.anchorId !== null && state.recovery.anchorId === leaf) ||
+      (state.toolLoop.markerId !== null && state.toolLoop.markerId === leaf);
     const reason = already
       ? `already recovered: the active leaf is marker ${leaf}`
       : `not stalled: ${stallReason(state)}`;
@@ -64,7 +77,7 @@ export function recoverSession(
     }
   }
   const promiseEntryIds = [...state.recovery.run.promiseEntryIds];
-  const reason = stallReason(state);
+  const reason = loopMarker ? `tool-call loop: ${describeToolLoop(loopMarker.details.loop)}` : stallReason(state);
   if (options.dryRun)
     return { exitCode: 0, report: { file: shown, recovered: false, reason: `dry run: ${reason}`, ...none } };
 
@@ -74,7 +87,7 @@ export function recoverSession(
   const backup = join(backupDir, `${basename(path)}.${stamp}.bak`);
   copyFileSync(path, backup);
 
-  const marker = recoveryMarker({ requestId: state.request.currentRequestId, promiseEntryIds, reason });
+  const marker = loopMarker ?? recoveryMarker({ requestId: state.request.currentRequestId, promiseEntryIds, reason });
   const entry = {
     type: "custom_message",
     ...marker,
@@ -117,10 +130,11 @@ export function recoverSession(
 
 export const recoverCommand: Command = {
   name: "recover",
-  summary: "Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.",
+  summary:
+    "Append a recovery or loop marker to a stalled session (after a backup and an idle check) so the next run recovers.",
   usage: "FILE [--dry-run] [--force] [--backup-dir DIR] [--evidence DIR] [--json]",
   description:
-    "For a session whose active leaf is stalled, appends one recovery marker (a visible CONTEXT_RECOVERED host message) after it, so the next run (pi-context --session FILE, or pi with the kit) starts from the recovery view. Checks the leaf is stalled, refuses while the session is in use, copies the file to a backup first, appends under a lock and proves the original bytes unchanged (length and SHA-256 before and after). Running it again appends nothing. Exit 1 when there is nothing to recover, 2 on bad input or when the file is in use.",
+    "For a session whose active leaf is stalled, appends one recovery marker (a visible CONTEXT_RECOVERED host message) after it, so the next run (pi-context --session FILE, or pi with the kit) starts from the recovery view; for one that ends in a tool-call loop not yet marked in its request, appends the loop marker (REPEATED_TOOL_CALLS) instead. Checks the leaf is stalled, refuses while the session is in use, copies the file to a backup first, appends under a lock and proves the original bytes unchanged (length and SHA-256 before and after). Running it again appends nothing. Exit 1 when there is nothing to recover, 2 on bad input or when the file is in use.",
   optionHelp: {
     "--dry-run": "check everything and say what would be appended, without writing anything",
     "--force":

@@ -1,0 +1,90 @@
+import type { ToolLoopKind } from "./contract/kit-entries.js";
+import type { ToolCallRecord, ToolResultRef } from "./state.js";
+
+/**
+ * What counts as a tool-call loop: the one place its thresholds live. A call is the tool name with its canonical
+ * arguments; results are compared with their volatile parts (timings, timestamps, temp names, PIDs, the kit's own
+ * denial counters) left out. Text-only replies, user messages and host messages never break a run; any other tool
+ * call does.
+ */
+export const TOOL_LOOP_THRESHOLDS = Object.freeze({
+  /** `repeat`: the same call with the same result this many times in a row. */
+  repeat: 4,
+  /** `ping-pong`: two calls alternating with unchanged results for this many full cycles (A,B,A,B,A,B). */
+  pingPongCycles: 3,
+  /** `repeated-failure`: the same call failing with the same error this many times in a row. */
+  repeatedFailure: 3,
+  /** `post-compaction`: the same call and result at least this many times just before a compaction or branch
+   * summary and again right after it, nothing else between. */
+  postCompactionEachSide: 2,
+  /** Calls the detector keeps (the longest pattern is a ping-pong of six). */
+  window: 16,
+});
+
+/** How results are compared: injected, so this file depends on no implementation. */
+export interface ResultComparer {
+  /** Equal once volatile parts are left out. */
+  sameResult(a: ToolResultRef, b: ToolResultRef): boolean;
+  /** An error result, or a build/test result that reports a failure. */
+  failed(result: ToolResultRef): boolean;
+  /** A successful write or edit: the verification revision moved, so checks run after it are not a loop. */
+  madeProgress(result: ToolResultRef): boolean;
+}
+
+export interface LoopMatch {
+  kind: ToolLoopKind;
+  /** How many of the latest calls make the loop. */
+  length: number;
+}
+
+function same(a: ToolCallRecord, b: ToolCallRecord, compare: ResultComparer): boolean {
+  return a.key === b.key && compare.sameResult(a.result, b.result);
+}
+
+/** The latest calls that alternate between two different calls with unchanged results. */
+function alternation(recent: readonly ToolCallRecord[], compare: ResultComparer): number {
+  const n = recent.length;
+  const a = recent[n - 1];
+  const b = recent[n - 2];
+  if (!a || !b || a.key === b.key) return 0;
+  if (compare.madeProgress(a.result) || compare.madeProgress(b.result)) return 0;
+  let length = 2;
+  while (
+    length < n &&
+    same(recent[n - 1 - length] as ToolCallRecord, recent[n + 1 - length] as ToolCallRecord, compare)
+  )
+    length++;
+  return length;
+}
+
+/** The loop the window ends in, by precedence post-compaction > repeated-failure > ping-pong > repeat; or null. */
+export function findLoop(
+  recent: readonly ToolCallRecord[],
+  boundary: number | null,
+  compare: ResultComparer,
+): LoopMatch | null {
+  const n = recent.length;
+  const last = recent[n - 1];
+  if (!last) return null;
+  const t = TOOL_LOOP_THRESHOLDS;
+  let run = 1;
+  while (run < n && same(recent[n - 1 - run] as ToolCallRecord, last, compare)) run++;
+  if (boundary !== null) {
+    const after = n - boundary;
+    if (after >= t.postCompactionEachSide && run >= after + t.postCompactionEachSide) {
+      return { kind: "post-compaction", length: run };
+    }
+  }
+  if (run >= t.repeatedFailure && compare.failed(last.result)) return { kind: "repeated-failure", length: run };
+  const alternating = alternation(recent, compare);
+  if (alternating >= 2 * t.pingPongCycles) return { kind: "ping-pong", length: alternating };
+  if (run >= t.repeat) return { kind: "repeat", length: run };
+  return null;
+}
+
+/** Whether a call with this key would continue the loop the window ends in (the next call the pattern expects). */
+export function continuesLoop(recent: readonly ToolCallRecord[], loop: LoopMatch | null, key: string): boolean {
+  if (!loop) return false;
+  const expected = loop.kind === "ping-pong" ? recent[recent.length - 2] : recent[recent.length - 1];
+  return expected?.key === key;
+}

@@ -1,0 +1,131 @@
+import type { KitEvent } from "./contract/events.js";
+import type { ToolLoopReport } from "./contract/kit-entries.js";
+import { exhaustive } from "./session.js";
+import type { PendingToolCall, ToolCallRecord, ToolLoopSlice } from "./state.js";
+import { continuesLoop, findLoop, type ResultComparer, TOOL_LOOP_THRESHOLDS } from "./tool-loop-rules.js";
+
+/** The seam to the loop detector's canonical forms: pure functions, injected like the stall detector. */
+export interface ToolLoopDetector extends ResultComparer {
+  /** The call's identity: tool name and arguments, key order and formatting ignored. */
+  callKey(tool: string, args: unknown): string;
+}
+
+/** Loop markers allowed per user request; a loop that goes on after one is refused and stopped. */
+export const MAX_LOOP_MARKERS = 1;
+
+const EMPTY_PENDING: Record<string, PendingToolCall> = Object.freeze({}) as Record<string, PendingToolCall>;
+
+export function initialToolLoop(): ToolLoopSlice {
+  return Object.freeze({
+    pending: EMPTY_PENDING,
+    recent: Object.freeze([]) as unknown as ToolCallRecord[],
+    boundary: null,
+    loop: null,
+    markerId: null,
+    markerRequestId: null,
+    markersThisRequest: 0,
+    stopped: null,
+  });
+}
+
+/**
+ * Tool-call loops on the branch: the latest calls with their results, the loop they end in, and the loop markers and
+ * stops of the current request. Entry contents are kept by reference, never copied or frozen.
+ */
+export function createToolLoopReducer(detector: ToolLoopDetector) {
+  const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
+    const dropped = Math.max(0, state.recent.length + 1 - TOOL_LOOP_THRESHOLDS.window);
+    const recent = [...state.recent.slice(dropped), record];
+    const shifted = state.boundary === null ? null : state.boundary - dropped;
+    const boundary = shifted !== null && shifted > 0 ? shifted : null;
+    return { ...state, recent, boundary, loop: findLoop(recent, boundary, detector) };
+  };
+
+  return (state: ToolLoopSlice, event: KitEvent, requestId: string | null): ToolLoopSlice => {
+    switch (event.kind) {
+      case "user":
+        if (state.markersThisRequest === 0 && state.stopped === null) return state;
+        return { ...state, markersThisRequest: 0, stopped: null };
+      case "assistant": {
+        if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
+        const pending: Record<string, PendingToolCall> = {};
+        for (const call of event.toolCalls) {
+          pending[call.id] = {
+            key: detector.callKey(call.name, call.args),
+            tool: call.name,
+            args: call.args,
+            entryId: event.entryId,
+          };
+        }
+        return { ...state, pending: event.toolCalls.length === 0 ? EMPTY_PENDING : pending };
+      }
+      case "toolResult": {
+        const call = state.pending[event.toolCallId];
+        const tool = call?.tool ?? event.toolName;
+        const args = call?.args ?? null;
+        const record: ToolCallRecord = {
+          // A result without its call is a call of its own: it never repeats, so it breaks any run.
+          key: call?.key ?? `${tool}\u0000unpaired:${event.entryId}`,
+          tool,
+          args,
+          result: { tool, args, isError: event.isError, content: event.content, details: event.details },
+          callEntryId: call?.entryId ?? event.entryId,
+          resultEntryId: event.entryId,
+        };
+        return withCall(state, record);
+      }
+      case "kit": {
+        const record = event.record;
+        if (record.type === "toolLoopMarker") {
+          return {
+            ...state,
+            markerId: event.entryId,
+            markerRequestId: requestId,
+            markersThisRequest: state.markersThisRequest + 1,
+          };
+        }
+        if (record.type === "toolLoopStop") return { ...state, stopped: record.details.loop };
+        return state;
+      }
+      case "other":
+        if (!event.boundary) return state;
+        return state.boundary === state.recent.length ? state : { ...state, boundary: state.recent.length };
+      case "hostMessage":
+      case "modelChange":
+      case "thinkingChange":
+        return state;
+      default:
+        return exhaustive(event);
+    }
+  };
+}
+
+/** The loop the branch ends in, as `detect --json` reports it; a recorded stop counts until a new user request. */
+export function toolLoopReport(state: ToolLoopSlice): ToolLoopReport | null {
+  if (state.loop) {
+    const calls = state.recent.slice(-state.loop.length);
+    const distinct = new Map<string, { tool: string; args: unknown }>();
+    const entryIds: string[] = [];
+    for (const c of calls) {
+      if (!distinct.has(c.key)) distinct.set(c.key, { tool: c.tool, args: c.args });
+      if (entryIds[entryIds.length - 1] !== c.callEntryId) entryIds.push(c.callEntryId);
+      entryIds.push(c.resultEntryId);
+    }
+    return { kind: state.loop.kind, calls: [...distinct.values()], entryIds };
+  }
+  return state.stopped;
+}
+
+export type ToolLoopDecision = "mark" | "none";
+
+/** After a tool result: the first loop in a user request gets a visible marker. */
+export function toolLoopDecision(state: ToolLoopSlice): ToolLoopDecision {
+  if (!state.loop || state.stopped) return "none";
+  return state.markersThisRequest < MAX_LOOP_MARKERS ? "mark" : "none";
+}
+
+/** Before a call: a call that continues a loop after this request's marker is refused, and the run stops. */
+export function refusesCall(state: ToolLoopSlice, key: string): boolean {
+  if (state.markersThisRequest < MAX_LOOP_MARKERS) return false;
+  return continuesLoop(state.recent, state.loop, key);
+}

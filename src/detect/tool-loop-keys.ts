@@ -1,0 +1,117 @@
+import { FILE_ISSUE_CODES } from "../../reducers/contract/tool-details.js";
+import type { ToolResultRef } from "../../reducers/state.js";
+
+/**
+ * Canonical forms for the tool-loop detector. A call is its tool name and arguments compared as data (key order and
+ * JSON formatting ignored; whitespace inside strings counts); a result is its text and structured outcome with the parts that change on every run left
+ * out: timestamps, clock times, durations, epoch numbers, temp names, PIDs, ANSI colours, and for the kit's denials
+ * everything but the rule that fired (so `previouslyBlocked`, `scopeCount` and the first denial's guidance do not
+ * count).
+ */
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = canonical(v);
+  }
+  return out;
+}
+
+export function canonicalArgs(args: unknown): string {
+  return JSON.stringify(canonical(args ?? {})) ?? "null";
+}
+
+export function callKey(tool: string, args: unknown): string {
+  return `${tool}\u0000${canonicalArgs(args)}`;
+}
+
+const VOLATILE: readonly [RegExp, string][] = [
+  // Values of JSON or key=value fields named for times, durations and process ids.
+  [
+    /("?\b[\w-]*(?:duration|elapsed|took|latency|timestamp|time|date|started|finished|ended|uptime|pid)[\w-]*"?\s*[:=]\s*)("[^"\n]*"|[\d.]+[a-zµ]*)/gi,
+    "$1<v>",
+  ],
+  [/\u001b\[[0-9;?]*[A-Za-z]/g, ""],
+  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, "<time>"],
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g, "<time>"],
+  [/\b1[5-9]\d{8}(?:\d{3})?\b/g, "<epoch>"],
+  [/\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/gi, "<duration>"],
+  [/\b(pid|process|ppid)(\s*[:=#]?\s*)\d+/gi, "$1$2<pid>"],
+  [/(\/(?:tmp|var\/folders|private\/var)\/)[^\s'":,)]+/g, "$1<tmp>"],
+  [/\b(tmp|temp)[-_.]?[\w-]*\d[\w-]*/gi, "<tmp>"],
+  [/[ \t]+$/gm, ""],
+];
+
+export function stripVolatile(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of VOLATILE) out = out.replace(pattern, replacement);
+  return out.trim();
+}
+
+export function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (!block || typeof block !== "object") continue;
+    const b = block as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown };
+    if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
+    else if (b.type === "image") parts.push(`[image ${String(b.mimeType)} ${String(b.data).length}]`);
+  }
+  return parts.join("\n");
+}
+
+function detailsOf(result: ToolResultRef): Record<string, unknown> {
+  return typeof result.details === "object" && result.details !== null
+    ? (result.details as Record<string, unknown>)
+    : {};
+}
+
+/** The structured outcome a kit tool put in `details`, without counters and first-time guidance. */
+function structuredOutcome(result: ToolResultRef): string | null {
+  const d = detailsOf(result);
+  if (d.code === "CONTEXT_ACCESS_DENIED") return `denied ${String(d.status)} ${String(d.rule)} ${String(d.path)}`;
+  if (typeof d.code === "string" && (FILE_ISSUE_CODES as readonly string[]).includes(d.code)) {
+    return `issue ${d.code} ${String(d.path)} ${String(d.size)} ${String(d.mtimeMs)}`;
+  }
+  return null;
+}
+
+const keys = new WeakMap<ToolResultRef, string>();
+
+/** The result as compared: same key, same result. Memoised per result. */
+export function resultKey(result: ToolResultRef): string {
+  let key = keys.get(result);
+  if (key === undefined) {
+    const flag = result.isError ? "error" : "ok";
+    key = `${flag}\u0000${structuredOutcome(result) ?? stripVolatile(resultText(result.content))}`;
+    keys.set(result, key);
+  }
+  return key;
+}
+
+const CHECK_TOOL = /(?:^|_)(?:build|test|tests|check|lint)$/i;
+const FAILURE_TEXT =
+  /\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\bFAIL(?:ED|URE)?\b|\bBUILD FAILED\b|\berror TS\d+|\bnpm ERR!|\berror\[E\d+\]|exit(?:ed)?(?: with)? (?:code|status) [1-9]|\bTests?:\s+[1-9]\d* failed|\bCompilation failed\b/;
+
+/** An error result, or a build/test check (`app_build`, `app_test`, …) whose details or output report a failure. */
+export function failedResult(result: ToolResultRef): boolean {
+  if (result.isError) return true;
+  if (!CHECK_TOOL.test(result.tool)) return false;
+  const status = detailsOf(result).status;
+  if (status === "failed" || status === "error") return true;
+  return FAILURE_TEXT.test(resultText(result.content));
+}
+
+const MUTATING = new Set(["write", "edit"]);
+
+/** A successful write or edit (the kit's own say `mutated`; failures carry a `code`). */
+export function madeProgress(result: ToolResultRef): boolean {
+  if (!MUTATING.has(result.tool) || result.isError) return false;
+  const d = detailsOf(result);
+  if (d.mutated !== undefined) return d.mutated === true;
+  return typeof d.code !== "string";
+}

@@ -1,0 +1,42 @@
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
+import {
+  expectMarkerRefusalStop,
+  expectNoLoop,
+  type LoopScenario,
+  POLL,
+  REPEAT,
+} from "../helpers/tool-loop-scenarios.js";
+import { HOST1_ENV, LAUNCHER_FAUX, SKIP_HOST1 } from "./lane.js";
+
+afterAll(() => cleanupCliSandboxes());
+
+/** `pi-context` on the 1.x CLI in print mode, with the faux model. */
+async function run(scenario: LoopScenario) {
+  const sandbox = createCliSandbox({ files: scenario.files });
+  return runNodeCli({
+    entry: LAUNCHER_FAUX,
+    sandbox,
+    env: HOST1_ENV,
+    timeoutMs: 60_000,
+    args: ["--model", "faux/faux-1", "--session", join(sandbox.root, "loop.jsonl"), "-p", scenario.prompt],
+    script: scenario.script,
+  });
+}
+
+describe.skipIf(SKIP_HOST1)("tool-call loops with pi-context on the Pi 1.x line", () => {
+  it("a model repeating a read gets the marker, then the refusal and the stop", async () => {
+    const r = await run(REPEAT);
+    expect(r.stderr).not.toMatch(/context-kit\]/);
+    expectMarkerRefusalStop(r.entries(), r.requests);
+    expect(r.stdout).not.toContain("unreachable");
+  });
+
+  it("a model polling a file that changes gets neither", async () => {
+    const r = await run(POLL);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("The build is done.");
+    expectNoLoop(r.entries());
+  });
+});
