@@ -14,14 +14,21 @@ const denial = (scope: string, count: number) => ({
 });
 
 function line(state: StatusInputs["state"], more: Partial<StatusInputs> = {}): string {
-  return statusLine({ state, deniedThisRequest: [], recoveredThisRequest: false, verifies: true, ...more });
+  return statusLine({
+    state,
+    deniedThisRequest: [],
+    recoveredThisRequest: false,
+    verifies: true,
+    toolLoop: null,
+    ...more,
+  });
 }
 
 describe("the footer status line", () => {
   it("given a fresh session, says protection is on and nothing happened yet", () => {
     const { before } = given((b) => b.user("hello"));
     expect(line(summarizeState(before))).toBe(
-      "kit: protected, none denied | verify r0 no edits (build -, test -; rounds 0/3) | recovery none",
+      "kit: protected, none denied | verify r0 no edits (build -, test -; rounds 0/3) | recovery none | loop none",
     );
   });
 
@@ -46,6 +53,17 @@ describe("the footer status line", () => {
     expect(line(state, { verifies: false })).toContain("verify r0 (no checks registered)");
     expect(line(state, { recoveredThisRequest: true })).toContain("recovery recovered this request");
     expect(line({ ...state, recovery: { ...state.recovery, stalled: true } })).toContain("recovery STALLED");
+  });
+
+  it("names a tool-call loop, and whether the kit marked or stopped it in this request", () => {
+    const { before } = given((b) => b.user("list it"));
+    const state = summarizeState(before);
+    const loop = { kind: "repeat", tools: ["ls", "ls"], marked: false, stopped: false };
+    expect(line(state, { toolLoop: loop })).toMatch(/\| loop repeat \(ls\)$/);
+    expect(line(state, { toolLoop: { ...loop, marked: true } })).toMatch(/\| loop repeat \(ls\), marked$/);
+    expect(line(state, { toolLoop: { ...loop, kind: "ping-pong", tools: ["read", "ls"], stopped: true } })).toMatch(
+      /\| loop STOPPED ping-pong \(read, ls\)$/,
+    );
   });
 
   it("is one short line", () => {

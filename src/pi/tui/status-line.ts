@@ -10,6 +10,8 @@ export interface StatusInputs {
   recoveredThisRequest: boolean;
   /** True when app_build/app_test are registered, so edits are verified. */
   verifies: boolean;
+  /** The tool-call loop the branch ends in, and what the kit did about it in this request. */
+  toolLoop: { kind: string; tools: readonly string[]; marked: boolean; stopped: boolean } | null;
 }
 
 const STATUS_WORD: Record<string, string> = { passed: "ok", failed: "FAILED", no_tests: "no tests", error: "ERROR" };
@@ -42,11 +44,18 @@ function denied(scopes: readonly string[]): string {
   return `denied ${names.join(", ")}${more}`;
 }
 
-/** One short footer line: protection, denials this request, verification, recovery. */
+function toolLoop(loop: StatusInputs["toolLoop"]): string {
+  if (!loop) return "none";
+  const what = `${loop.kind} (${[...new Set(loop.tools)].join(", ")})`;
+  return loop.stopped ? `STOPPED ${what}` : loop.marked ? `${what}, marked` : what;
+}
+
+/** One short footer line: protection, denials this request, verification, recovery, tool loops. */
 export function statusLine(inputs: StatusInputs): string {
   return [
     `kit: protected, ${denied(inputs.deniedThisRequest)}`,
     `verify ${verification(inputs.state.verification, inputs.verifies)}`,
     `recovery ${recovery(inputs)}`,
+    `loop ${toolLoop(inputs.toolLoop)}`,
   ].join(" | ");
 }

@@ -1,9 +1,11 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { KitState } from "../../../reducers/state.js";
+import { toolLoopReport } from "../../../reducers/tool-loop.js";
 import { summarizeState } from "../../fold/state-summary.js";
 import { createPolicy, type Policy } from "../../policy/index.js";
 import type { KitHooks, KitServices } from "../kit-hooks.js";
 import { KIT_SUBCOMMANDS, runKitCommand } from "./kit-command.js";
-import { statusLine } from "./status-line.js";
+import { type StatusInputs, statusLine } from "./status-line.js";
 
 export interface TuiOptions {
   policyRoot?: string;
@@ -29,6 +31,17 @@ function idsSinceRequest(ctx: ExtensionContext, requestId: string | null): Set<s
   return ids;
 }
 
+function loopStatus(slice: KitState["toolLoop"]): StatusInputs["toolLoop"] {
+  const loop = slice.stopped ?? toolLoopReport(slice);
+  if (!loop) return null;
+  return {
+    kind: loop.kind,
+    tools: loop.calls.map((call) => call.tool),
+    marked: slice.markersThisRequest > 0,
+    stopped: slice.stopped !== null,
+  };
+}
+
 /** The kit in Pi's interactive TUI: a footer status line and the read-only `/kit` commands. */
 export function tuiPlugin(options: TuiOptions) {
   return (pi: ExtensionAPI, kit: KitServices): KitHooks => {
@@ -52,6 +65,7 @@ export function tuiPlugin(options: TuiOptions) {
           recoveredThisRequest:
             state.recovery.anchorId !== null && state.recovery.anchorRequestId === state.request.currentRequestId,
           verifies: tools.has("app_build") && tools.has("app_test"),
+          toolLoop: loopStatus(state.toolLoop),
         });
         ctx.ui.setStatus(STATUS_KEY, line);
       } catch (error) {
