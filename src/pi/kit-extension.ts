@@ -7,6 +7,7 @@ import { loadHostModule } from "./host.js";
 import { protectionPlugin } from "./protection.js";
 import { sessionLeasePlugin } from "./session-lease-plugin.js";
 import type { SettleGate } from "./settle-gate.js";
+import { tuiPlugin } from "./tui/tui-plugin.js";
 import { verificationPlugin } from "./verification.js";
 
 export interface KitExtensionOptions {
@@ -40,7 +41,11 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
       agentDir,
     });
     const verification = verificationPlugin(() => capabilities.tools);
-    const plugins = [protection, verification, sessionLeasePlugin()];
+    const tui = tuiPlugin({
+      ...(options.policyRoot ? { policyRoot: options.policyRoot } : {}),
+      reportDir: join(agentDir, "context-kit", "reports"),
+    });
+    const plugins = [protection, verification, sessionLeasePlugin(), tui];
     await createContextKitExtension({ plugins, ...(options.gate ? { gate: options.gate } : {}) })(pi);
   };
 }

@@ -52,6 +52,7 @@ describe("help", () => {
         detect   Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.
         recover  Append a recovery or loop marker to a stalled session (after a backup and an idle check) so the next run recovers.
         report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
+        policy   List the excluded scopes under a policy root, with their marker guidance, and the control paths.
         bench    Benchmark the kit against the host and the parse floor: commands, folders, load, replay, per request, memory, grep/find/ls.
 
       Every command takes --json; inspect, replay and check also --ndjson. Exit codes: 0 ok, 1 a check found a
@@ -259,6 +260,29 @@ describe("help", () => {
       Examples:
         context-kit report session.jsonl --out session.html
         context-kit report ~/.pi/agent/sessions --out audit/   # then open audit/index.html
+      "
+    `);
+  });
+
+  it("context-kit policy --help", async () => {
+    expect(await help("policy", "--help")).toMatchInlineSnapshot(`
+      "context-kit policy: List the excluded scopes under a policy root, with their marker guidance, and the control paths.
+
+      Usage: context-kit policy [DIR] [--json]
+
+      Walks the policy root (the current directory unless DIR is given) the way the guarded file tools
+      walk, pruning each directory that holds a .context-exclude marker before reading it, and lists those
+      excluded scopes with the start of their marker guidance, then the control paths the file tools never
+      write. It prints what /kit policy prints inside Pi. Never writes. Exit 2 when DIR is not a
+      directory.
+
+      Options:
+        --json      print one JSON document on stdout instead of text
+        -h, --help  this help
+
+      Examples:
+        context-kit policy
+        context-kit policy ~/projects/app --json
       "
     `);
   });

@@ -9,9 +9,9 @@ import {
   KIT,
   type VerificationIncompleteDetails,
 } from "../../reducers/contract/kit-entries.js";
-import type { ReplayReport } from "../../src/cli/commands/replay.js";
 import { runCli } from "../../src/cli/run.js";
 import { kitRecordOf } from "../../src/fold/kit-records.js";
+import type { ReplayReport } from "../../src/fold/replay-report.js";
 import type { StateSummary } from "../../src/fold/state-summary.js";
 import type { SessionEntry } from "../../src/log/entry-types.js";
 import { HOST_TOOLS_CONFIG } from "../../src/tools/host-capabilities.js";

@@ -2,13 +2,13 @@ import { checkView, type Violation } from "../../../projections/invariants.js";
 import { foldTree } from "../../fold/session-fold.js";
 import type { Diagnostic } from "../../log/diagnostics.js";
 import { kitVersion } from "../../package-root.js";
+import { capped, plural } from "../../text.js";
 import { anchorIsAuthentic, viewOfLeaf } from "../../view/leaf-view.js";
 import { recordedRequests, requestName, verifyRequest } from "../../view/recorded-requests.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
 import { loadUsable } from "../inputs.js";
-import { capped, plural } from "../text.js";
 
 export interface CheckWarning {
   code: "W_OTHER_KIT_VERSION" | "W_REQUEST_NOT_IN_FILE";

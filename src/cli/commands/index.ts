@@ -3,6 +3,7 @@ import { benchCommand } from "./bench.js";
 import { checkCommand } from "./check.js";
 import { detectCommand } from "./detect.js";
 import { inspectCommand } from "./inspect.js";
+import { policyCommand } from "./policy.js";
 import { recoverCommand } from "./recover.js";
 import { replayCommand } from "./replay.js";
 import { reportCommand } from "./report.js";
@@ -16,5 +17,6 @@ export const COMMANDS: Command[] = [
   detectCommand,
   recoverCommand,
   reportCommand,
+  policyCommand,
   benchCommand,
 ];

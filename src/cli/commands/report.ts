@@ -4,11 +4,11 @@ import { buildPageModel } from "../../report/page-model.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
 import { renderSessionPage } from "../../report/render-session-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
+import { plural } from "../../text.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 import { type FileFailure, failureLine, isFailure, settle } from "../file-outcome.js";
 import { expandInputs, loadInput, notASession } from "../inputs.js";
 import type { CommandResultWithStderr } from "../run.js";
-import { plural } from "../text.js";
 
 export interface ReportPage {
   file: string;

@@ -1,0 +1,27 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { createPolicy } from "../../policy/index.js";
+import { formatPolicyListing, listPolicy } from "../../tools/policy-listing.js";
+import { type Command, InputError, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
+
+export const policyCommand: Command = {
+  name: "policy",
+  summary: "List the excluded scopes under a policy root, with their marker guidance, and the control paths.",
+  usage: "[DIR] [--json]",
+  description:
+    "Walks the policy root (the current directory unless DIR is given) the way the guarded file tools walk, pruning each directory that holds a .context-exclude marker before reading it, and lists those excluded scopes with the start of their marker guidance, then the control paths the file tools never write. It prints what /kit policy prints inside Pi. Never writes. Exit 2 when DIR is not a directory.",
+  options: { ...JSON_OPTION },
+  optionHelp: { ...JSON_HELP },
+  examples: ["context-kit policy", "context-kit policy ~/projects/app --json"],
+  async run({ positionals, cwd }) {
+    if (positionals.length > 1) throw new UsageError("name at most one policy root");
+    const root = resolve(cwd, positionals[0] ?? ".");
+    const shown = positionals[0] ?? ".";
+    const kind = statSync(root, { throwIfNoEntry: false });
+    if (!kind) throw new InputError("E_READ", `${shown}: no such directory`);
+    if (!kind.isDirectory()) throw new InputError("E_READ", `${shown}: not a directory`);
+    const policy = createPolicy({ root });
+    const listing = await listPolicy(policy);
+    return { exitCode: 0, json: listing, text: formatPolicyListing(listing) };
+  },
+};

@@ -1,0 +1,59 @@
+import type { ToolLoopReport } from "../../reducers/contract/kit-entries.js";
+import type { KitState } from "../../reducers/state.js";
+import { toolLoopReport } from "../../reducers/tool-loop.js";
+import { describeToolLoop } from "../kit/host-messages.js";
+import type { LoadedSession } from "../session.js";
+import { plural } from "../text.js";
+import { foldTree } from "./session-fold.js";
+import { formatStateSummary, type StateSummary, summarizeState } from "./state-summary.js";
+
+export interface BranchReplay {
+  leafId: string;
+  active: boolean;
+  depth: number;
+  /** Where the branch leaves the active branch; null for the active branch itself. */
+  forkFromId: string | null;
+  state: StateSummary;
+  /** The tool-call loop the branch ends in, with the loop markers of its current request. */
+  toolLoop: { loop: ToolLoopReport | null; markerId: string | null; markersThisRequest: number };
+}
+
+export interface ReplayReport {
+  file: string;
+  activeLeafId: string | null;
+  branches: BranchReplay[];
+}
+
+export function replaySession(file: string, session: LoadedSession, leaves?: readonly string[]): ReplayReport {
+  const { tree } = session;
+  const fold = foldTree(tree);
+  const active = tree.activeLeafId;
+  const branches = (leaves ?? tree.leaves()).map((leafId) => ({
+    leafId,
+    active: leafId === active,
+    depth: tree.depth(leafId),
+    forkFromId: leafId === active || active === null ? null : tree.commonAncestor(leafId, active),
+    state: summarizeState(fold.stateAt(leafId)),
+    toolLoop: toolLoopSummary(fold.stateAt(leafId).toolLoop),
+  }));
+  return { file, activeLeafId: active, branches };
+}
+
+function toolLoopSummary(slice: KitState["toolLoop"]): BranchReplay["toolLoop"] {
+  return { loop: toolLoopReport(slice), markerId: slice.markerId, markersThisRequest: slice.markersThisRequest };
+}
+
+export function formatReplay(report: ReplayReport): string {
+  const lines = [
+    `${report.file}: ${plural(report.branches.length, "branch", "branches")}, active leaf ${report.activeLeafId ?? "-"}`,
+  ];
+  for (const b of report.branches) {
+    const from = b.forkFromId ? ` forks from ${b.forkFromId}` : "";
+    lines.push(`  ${b.active ? "*" : "-"} leaf ${b.leafId} depth ${b.depth}${b.active ? " (active)" : from}`);
+    lines.push(...formatStateSummary(b.state));
+    const t = b.toolLoop;
+    const marker = t.markerId ? `; marker ${t.markerId} (${t.markersThisRequest} in this request)` : "";
+    lines.push(`    tool loop ${t.loop ? describeToolLoop(t.loop) : "-"}${marker}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,77 @@
+import type { Omitted } from "../../projections/recovery-view.js";
+import { foldTree } from "../fold/session-fold.js";
+import { textOf } from "../fold/to-event.js";
+import type { Diagnostic } from "../log/diagnostics.js";
+import type { AgentMessage } from "../log/entry-types.js";
+import { kitVersion } from "../package-root.js";
+import { plural } from "../text.js";
+import type { SessionTree } from "../tree/session-tree.js";
+import { viewOfLeaf } from "./leaf-view.js";
+import { type RequestStatus, recordedRequests, requestName, verifyRequest } from "./recorded-requests.js";
+
+export interface ViewReport {
+  file: string;
+  leafId: string | null;
+  anchorId: string | null;
+  messages: AgentMessage[];
+  omitted: Omitted;
+  tokensEstimate: { full: number; view: number };
+  /** The recorded live requests made at this leaf (usually one; none for a leaf no request was made at). */
+  requests: { number: number; digestEntryId: string; status: RequestStatus; name: string }[];
+  /** Records that failed their schema (only when there are any): their place is kept, their content left out. */
+  invalidRecords?: Diagnostic[];
+}
+
+/** A reply that ended in a provider error (a 429, an overload) shows the error, not an empty row. */
+function providerError(message: AgentMessage): string | null {
+  if (message.role !== "assistant") return null;
+  if (message.stopReason !== "error" && !message.errorMessage) return null;
+  return `[${message.stopReason ?? "error"}: ${message.errorMessage ?? "no message"}]`;
+}
+
+function preview(message: AgentMessage): string {
+  const error = providerError(message);
+  const body = "summary" in message ? message.summary : textOf(message);
+  const text = error ? `${error} ${body}` : body;
+  const flat = text.replace(/\s+/g, " ").trim();
+  const calls =
+    message.role === "assistant"
+      ? message.content.filter((b) => b.type === "toolCall").map((b) => (b.type === "toolCall" ? b.name : ""))
+      : [];
+  const label = message.role === "custom" ? `custom:${message.customType}` : message.role;
+  return `${label.padEnd(14)} ${flat.slice(0, 100)}${flat.length > 100 ? "…" : ""}${calls.length ? ` [calls ${calls.join(", ")}]` : ""}`;
+}
+
+export function formatView(r: ViewReport): string {
+  const o = r.omitted;
+  return [
+    `${r.file} leaf ${r.leafId ?? "-"}: ${plural(r.messages.length, "message")}${r.anchorId ? `, recovery view from marker ${r.anchorId}` : ", as the host builds it"}`,
+    ...(r.requests.length === 0
+      ? ["  no recorded request was made at this leaf"]
+      : r.requests.map((q) => `  ${q.name}: ${q.status === "verified" ? "reproduced" : q.status}`)),
+    `  omitted: ${plural(o.assistant, "assistant reply", "assistant replies")}, ${plural(o.toolResult, "tool result")}, ${o.other} other; ~${r.tokensEstimate.view} of ~${r.tokensEstimate.full} tokens`,
+    ...r.messages.map((m, i) => `  ${String(i).padStart(4)} ${preview(m)}`),
+    ...(r.invalidRecords ?? []).map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
+  ].join("\n");
+}
+
+/** The view at a leaf (the active one for null) with the recorded requests made there, as `view` reports it. */
+export function viewReport(shown: string, tree: SessionTree, leaf: string | null, recovery: boolean): ViewReport {
+  const fold = foldTree(tree);
+  const v = viewOfLeaf(tree, fold, leaf, recovery);
+  const requests = recordedRequests(tree)
+    .filter((q) => q.leafId !== null && q.leafId === v.leafId)
+    .map((q) => {
+      const verified = verifyRequest(tree, fold, q, kitVersion());
+      return { number: q.number, digestEntryId: q.digestEntryId, status: verified.status, name: requestName(q) };
+    });
+  return {
+    file: shown,
+    leafId: v.leafId,
+    anchorId: v.anchorIndex >= 0 ? v.anchorId : null,
+    messages: v.messages,
+    omitted: v.omitted,
+    tokensEstimate: v.tokensEstimate,
+    requests,
+  };
+}
