@@ -52,7 +52,11 @@ describe("tool loops offline", () => {
 
   it("replay shows the loop on the branch", async () => {
     const { doc } = await json(["replay", looping]);
-    expect(doc.files[0].branches[0].toolLoop).toMatchObject({ loop: { kind: "repeat" }, markerId: null, markersThisRequest: 0 });
+    expect(doc.files[0].branches[0].toolLoop).toMatchObject({
+      loop: { kind: "repeat" },
+      markerId: null,
+      markersThisRequest: 0,
+    });
   });
 
   it("recover appends a loop marker once, keeping the original bytes; then the leaf is marked", async () => {
