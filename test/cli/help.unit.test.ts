@@ -130,8 +130,8 @@ describe("help", () => {
       --leaf): the host's own context, or the recovery view when the branch has a recovery marker
       (instructions, every user message of the branch, the marker and what follows it). Prints one row per
       message with its role and text (a reply that ended in a provider error shows the error), what the
-      view leaves out and an estimate of the tokens saved. Exit 2 when the file is unreadable or not a Pi
-      session file.
+      view leaves out, an estimate of the tokens saved, and whether each request the kit recorded at this
+      leaf is reproduced. Exit 2 when the file is unreadable or not a Pi session file.
 
       Options:
         --leaf ID      show the branch that ends at this entry instead of the active leaf (a unique prefix
@@ -150,13 +150,14 @@ describe("help", () => {
 
   it("context-kit check --help", async () => {
     expect(await help("check", "--help")).toMatchInlineSnapshot(`
-      "context-kit check: Check what the model would see on every branch of every session file (a folder is searched).
+      "context-kit check: Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).
 
       Usage: context-kit check FILE|DIR... [--json | --ndjson]
 
       For every leaf of every file, computes the outgoing view and checks the projection invariants (every
       user message of the branch kept, tool calls paired with their results, a recovery view only from an
-      authentic marker, ...). Error diagnostics count as violations too: a line the host drops, an entry
+      authentic marker, ...), and recomputes every request the kit recorded (its digest) to say whether
+      the view reproduces it. Error diagnostics count as violations too: a line the host drops, an entry
       it re-parents or a cycle changes what the model sees. Exit 1 on any violation, 2 when a file is
       unreadable or not a Pi session file (the others are still checked).
 
@@ -177,18 +178,22 @@ describe("help", () => {
     expect(await help("detect", "--help")).toMatchInlineSnapshot(`
       "context-kit detect: Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.
 
-      Usage: context-kit detect FILE [--leaf ID] [--fail-on-stall] [--json]
+      Usage: context-kit detect FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]
 
       Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall:
-      three similar action-promise replies ("Let me check the file.", "我来检查一下编译错误。") with no tool call or
-      result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that
-      make the run. Also says whether it ends in a tool-call loop (toolLoop: repeat, ping-pong,
-      repeated-failure or post-compaction) and names its calls and entries. Exit 0 either way (1 with
-      --fail-on-stall), 2 when the file is unreadable or not a Pi session file.
+      three action-promise replies about the same action on the same object ("Let me check the compiler
+      errors.", "我来检查一下编译错误。", "讓我再檢查一次編譯錯誤") with no tool call or result between them, or a
+      STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Also says
+      whether it ends in a tool-call loop (toolLoop: repeat, ping-pong, repeated-failure or
+      post-compaction) and names its calls and entries. Exit 0 either way (1 with --fail-on-stall), 2 when
+      the file is unreadable or not a Pi session file.
 
       Options:
         --leaf ID        look at the branch that ends at this entry instead of the active leaf (a unique
                          prefix of the id is enough)
+        --explain        label each reply on the leaf's recent path (promise, deliverable, question,
+                         refusal, blocker, status ...) with the action and object found and its similarity
+                         to the run
         --fail-on-stall  exit 1 when the leaf is stalled or ends in a tool-call loop, for scripts and CI
         --json           print one JSON document on stdout instead of text
         -h, --help       this help
@@ -196,6 +201,7 @@ describe("help", () => {
       Examples:
         context-kit detect session.jsonl
         context-kit detect session.jsonl --leaf 00007065 --fail-on-stall
+        context-kit detect session.jsonl --explain
       "
     `);
   });
