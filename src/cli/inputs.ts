@@ -1,22 +1,53 @@
 import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { FATAL_CODES } from "../log/diagnostics.js";
 import { type LoadedSession, loadSession } from "../session.js";
+import type { SessionTree } from "../tree/session-tree.js";
 import { InputError, UsageError } from "./command.js";
+import type { FileItem } from "./file-pool.js";
 
-/** Files named on the command line; a folder stands for every `.jsonl` below it (like `~/.pi/agent/sessions`). */
-export function expandInputs(paths: readonly string[], cwd: string): string[] {
+const ERRNO_WORDS: Record<string, string> = {
+  ENOENT: "no such file or folder",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "is a folder, not a file",
+  ENOTDIR: "a part of the path is not a folder",
+  ELOOP: "too many symbolic links",
+  EMFILE: "too many open files",
+};
+
+/** A file system error as a reader would say it, e.g. `x.jsonl: no such file or folder`. */
+export function readError(error: unknown, shown: string): InputError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const words = (code && ERRNO_WORDS[code]) ?? (code ? `cannot read (${code})` : "cannot read");
+  return new InputError("E_READ", `${shown}: ${words}`);
+}
+
+function statOf(path: string, shown: string) {
+  try {
+    return statSync(path);
+  } catch (error) {
+    throw readError(error, shown);
+  }
+}
+
+/**
+ * Files named on the command line; a folder stands for every `.jsonl` below it (like `~/.pi/agent/sessions`). Each
+ * file is shown as given: `DIR/sub/x.jsonl` for one found below a folder named `DIR`. A folder with no session
+ * file is bad input, as a missing file is.
+ */
+export function expandInputs(paths: readonly string[], cwd: string): FileItem[] {
   if (paths.length === 0) throw new UsageError("name at least one session file or folder");
-  const files: string[] = [];
+  const files: FileItem[] = [];
   for (const given of paths) {
     const path = resolve(cwd, given);
-    let isDir: boolean;
-    try {
-      isDir = statSync(path).isDirectory();
-    } catch (error) {
-      throw new InputError("E_READ", `${given}: ${(error as NodeJS.ErrnoException).code ?? "cannot read"}`);
+    if (!statOf(path, given).isDirectory()) {
+      files.push({ path, shown: given });
+      continue;
     }
-    if (isDir) files.push(...jsonlBelow(path));
-    else files.push(path);
+    const found = jsonlBelow(path);
+    if (found.length === 0) throw new InputError("E_NO_SESSIONS", `${given}: no session files (*.jsonl) below it`);
+    for (const file of found) files.push({ path: file, shown: join(given, relative(path, file)) });
   }
   return files;
 }
@@ -26,31 +57,19 @@ function jsonlBelow(dir: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...jsonlBelow(path));
-    else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push(path);
+    // A link named *.jsonl is a session too; a dangling one is then reported as unreadable, not skipped.
+    else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".jsonl")) out.push(path);
   }
   return out;
 }
 
 /** A single session file, for the commands that take exactly one. */
-export function singleFile(positionals: readonly string[], cwd: string): string {
+export function singleFile(positionals: readonly string[], cwd: string): FileItem {
   if (positionals.length !== 1) throw new UsageError("name exactly one session file");
-  const path = resolve(cwd, positionals[0] as string);
-  try {
-    if (!statSync(path).isFile()) throw new InputError("E_READ", `${positionals[0]}: not a file`);
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw new InputError("E_READ", `${positionals[0]}: ${(error as NodeJS.ErrnoException).code ?? "cannot read"}`);
-  }
-  return path;
-}
-
-export function isSingleFile(positionals: readonly string[], cwd: string): boolean {
-  if (positionals.length !== 1) return false;
-  try {
-    return statSync(resolve(cwd, positionals[0] as string)).isFile();
-  } catch {
-    return false;
-  }
+  const given = positionals[0] as string;
+  const path = resolve(cwd, given);
+  if (statOf(path, given).isDirectory()) throw new InputError("E_READ", `${given}: is a folder, not a file`);
+  return { path, shown: given };
 }
 
 /** Reads a session; an unreadable file is bad input (exit 2), named in the message. */
@@ -58,8 +77,33 @@ export function loadInput(path: string, shown: string): LoadedSession {
   try {
     return loadSession(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code) throw new InputError("E_READ", `${shown}: cannot read (${code})`);
+    if ((error as NodeJS.ErrnoException).code) throw readError(error, shown);
     throw error;
   }
+}
+
+/** Why the host cannot load a file, with the diagnostic's code: the host would treat it as empty. */
+export function notASession(session: LoadedSession, shown: string): InputError {
+  const fatal = session.diagnostics.find((d) => FATAL_CODES.has(d.code)) ?? session.diagnostics[0];
+  if (!fatal) return new InputError("E_BAD_HEADER", `${shown}: not a Pi session file`);
+  return new InputError(fatal.code, `${shown}:${fatal.line}: not a Pi session file (${fatal.message})`);
+}
+
+/** A session the host can load; anything else is bad input that says why. */
+export function loadUsable(path: string, shown: string): LoadedSession {
+  const session = loadInput(path, shown);
+  if (session.log.unusable) throw notASession(session, shown);
+  return session;
+}
+
+/** An entry id as given, or a unique prefix of one (as Pi's `--session` takes a prefix). */
+export function resolveEntryId(tree: SessionTree, given: string, shown: string): string {
+  if (tree.get(given)) return given;
+  const matches = [...tree.byId.keys()].filter((id) => id.startsWith(given));
+  if (matches.length === 1) return matches[0] as string;
+  if (matches.length === 0) throw new UsageError(`no entry ${given} in ${shown}`);
+  const listed = matches.slice(0, 5).join(", ");
+  throw new UsageError(
+    `${given} is a prefix of ${matches.length} entries in ${shown} (${listed}${matches.length > 5 ? ", …" : ""}); give more of the id`,
+  );
 }

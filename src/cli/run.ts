@@ -2,10 +2,16 @@ import { parseArgs } from "node:util";
 import { kitVersion } from "../package-root.js";
 import { type Command, type CommandResult, InputError, UsageError } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
+import { didYouMean } from "./did-you-mean.js";
+import { commandHelp, helpText, usageLine } from "./help.js";
+
+export { helpText } from "./help.js";
 
 export interface CliIo {
   cwd: string;
   progress?: (line: string) => void;
+  /** Where `--ndjson` lines go as they are ready; without it they are collected into the output's stdout. */
+  stdout?: (chunk: string) => void;
 }
 
 /** A result may carry text for stderr, e.g. naming an input the command could not use and why. */
@@ -17,52 +23,46 @@ export interface CliOutput {
   stderr: string;
 }
 
-export function helpText(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return [
-    "context-kit: offline tools for Pi session files",
-    "",
-    "Usage: context-kit <command> [options]",
-    "",
-    "Commands:",
-    ...lines,
-    "",
-    "Every command takes --json. Exit codes: 0 ok, 1 a check found a problem, 2 bad usage or input.",
-    "Run `context-kit <command> --help` for a command's options.",
-  ].join("\n");
-}
-
-function commandHelp(command: Command): string {
-  return `${command.summary}\n\nUsage: ${command.usage}`;
-}
-
 /** Runs one CLI invocation; nothing here touches `process`. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOutput> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    return { exitCode: name === undefined ? 2 : 0, stdout: `${helpText()}\n`, stderr: "" };
+    const topic = name === "help" ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+    const text = topic ? commandHelp(topic) : helpText();
+    return { exitCode: name === undefined ? 2 : 0, stdout: `${text}\n`, stderr: "" };
   }
   if (name === "--version" || name === "-v") return { exitCode: 0, stdout: `${kitVersion()}\n`, stderr: "" };
   const command = COMMANDS.find((c) => c.name === name);
-  if (!command) return usageFailure(`unknown command "${name}"\n\n${helpText()}`);
+  if (!command) {
+    const known = COMMANDS.map((c) => c.name);
+    return usageFailure(`unknown command "${name}"${didYouMean(name, known)}; commands: ${known.join(", ")}`, null);
+  }
   if (rest.includes("--help") || rest.includes("-h")) {
     return { exitCode: 0, stdout: `${commandHelp(command)}\n`, stderr: "" };
   }
-  const wantsJson = rest.includes("--json");
+  const ndjson = rest.includes("--ndjson") && "ndjson" in command.options;
+  const wantsJson = rest.includes("--json") || ndjson;
+  const lines: string[] = [];
+  const write = io.stdout ?? ((chunk: string) => lines.push(chunk));
   let result: CommandResult;
   try {
     const parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
+    if (parsed.values.json && parsed.values.ndjson) throw new UsageError("--json and --ndjson exclude each other");
     result = await command.run({
       values: parsed.values,
       positionals: parsed.positionals,
       cwd: io.cwd,
       progress: io.progress ?? (() => {}),
+      ...(ndjson ? { emit: (doc: unknown) => write(`${JSON.stringify(doc)}\n`) } : {}),
     });
   } catch (error) {
     return failure(error, command, wantsJson);
   }
-  const stdout = wantsJson ? `${JSON.stringify(result.json, null, 2)}\n` : ensureNewline(result.text);
+  const stdout = ndjson
+    ? lines.join("")
+    : wantsJson
+      ? `${JSON.stringify(result.json, null, 2)}\n`
+      : ensureNewline(result.text);
   return { exitCode: result.exitCode, stdout, stderr: (result as CommandResultWithStderr).stderr ?? "" };
 }
 
@@ -71,14 +71,32 @@ function failure(error: unknown, command: Command, json: boolean): CliOutput {
     const stdout = json ? `${JSON.stringify({ error: { code: error.code, message: error.message } }, null, 2)}\n` : "";
     return { exitCode: 2, stdout, stderr: `context-kit ${command.name}: ${error.code}: ${error.message}\n` };
   }
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-    return usageFailure(`${(error as Error).message}\n\nUsage: ${command.usage}`);
-  }
+  if (error instanceof UsageError) return usageFailure(error.message, command);
+  const code = (error as { code?: string }).code;
+  if (code?.startsWith("ERR_PARSE_ARGS")) return usageFailure(parseArgsMessage(error as Error, command), command);
   throw error;
 }
 
-function usageFailure(message: string): CliOutput {
-  return { exitCode: 2, stdout: "", stderr: `context-kit: E_USAGE: ${message}\n` };
+/** Node's parseArgs messages, said shortly: `unknown option --strickt (did you mean --strict?)`. */
+function parseArgsMessage(error: Error, command: Command): string {
+  const code = (error as { code?: string }).code;
+  const option = error.message.match(/'(-[^' ]+)/)?.[1];
+  const known = [...Object.keys(command.options).map((o) => `--${o}`), "--help"];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) {
+    return `unknown option ${option} for ${command.name}${didYouMean(option, known)}`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
+    const spec = command.options[option.replace(/^--/, "")];
+    return spec?.type === "boolean" ? `${option} takes no value` : `${option} needs a value`;
+  }
+  return error.message;
+}
+
+function usageFailure(message: string, command: Command | null): CliOutput {
+  const hint = command
+    ? `Usage: ${usageLine(command)}\nRun \`context-kit ${command.name} --help\` for the options.`
+    : "Run `context-kit --help` for the commands.";
+  return { exitCode: 2, stdout: "", stderr: `context-kit: E_USAGE: ${message}\n${hint}\n` };
 }
 
 function ensureNewline(text: string): string {

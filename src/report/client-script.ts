@@ -1,7 +1,21 @@
-import { CLIENT_DATA_JS } from "./client-data.js";
-import { CLIENT_UI_BASE_JS } from "./client-ui-base.js";
-import { CLIENT_UI_MAIN_JS } from "./client-ui-main.js";
-import { CLIENT_UI_PANELS_JS } from "./client-ui-panels.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../package-root.js";
+
+/** Where `npm run build` writes the bundle of `src/report/client/` (TypeScript, bundled by esbuild). */
+export const CLIENT_BUNDLE = "dist/report-client.js";
+
+let cached: string | undefined;
 
 /** The session page's whole script: reads the embedded model and renders it. No imports, no network. */
-export const CLIENT_JS = `"use strict";\n(function () {\n${CLIENT_DATA_JS}\n${CLIENT_UI_BASE_JS}\n${CLIENT_UI_PANELS_JS}\n${CLIENT_UI_MAIN_JS}\n})();\n`;
+export function clientScript(): string {
+  if (cached === undefined) {
+    const path = join(packageRoot(), CLIENT_BUNDLE);
+    try {
+      cached = readFileSync(path, "utf8");
+    } catch {
+      throw new Error(`context-kit report: the page script ${path} is missing; run npm run build`);
+    }
+  }
+  return cached;
+}

@@ -7,7 +7,10 @@ export const PAGE_CSS = `
   --marker: #8250df; --marker-bg: #f3ecff; --stall: #cf222e; --stall-bg: #ffebe9;
   --report: #1a7f37; --report-bg: #e7f6ec; --incomplete: #bc4c00; --incomplete-bg: #fff1e5;
   --policy: #0969da; --policy-bg: #ecf4ff; --invalid: #9a6700; --invalid-bg: #fff8c5;
-  --mono: ui-monospace, "SF Mono", "Cascadia Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace;
+  --cjk: "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "Source Han Sans SC",
+    "WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Sans CJK KR";
+  --mono: ui-monospace, "SF Mono", "Cascadia Mono", Menlo, Consolas, "DejaVu Sans Mono", "Noto Sans Mono CJK SC",
+    var(--cjk), monospace;
 }
 @media (prefers-color-scheme: dark) {
   :root {
@@ -21,7 +24,7 @@ export const PAGE_CSS = `
 }
 * { box-sizing: border-box; }
 html, body { margin: 0; height: 100%; }
-body { font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: var(--text);
+body { font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", var(--cjk), sans-serif; color: var(--text);
   background: var(--bg); }
 a { color: var(--accent); text-decoration: none; }
 a:hover { text-decoration: underline; }
@@ -155,7 +158,9 @@ details > summary { cursor: pointer; color: var(--muted); margin-top: 8px; }
 .cmp-controls { display: grid; grid-template-columns: auto 1fr auto; gap: 6px 8px; align-items: center; margin-top: 10px; }
 .cmp-controls select { width: 100%; font: inherit; padding: 2px 4px; }
 .cmp-controls button, .linkbtn { border: 1px solid var(--line); background: var(--bg); border-radius: 5px; padding: 1px 8px; cursor: pointer; }
-.index { max-width: 1200px; margin: 0 auto; padding: 20px; }
+.index { max-width: 1600px; margin: 0 auto; padding: 20px; }
+.index td.file { overflow-wrap: anywhere; }
+.index td.whole { white-space: nowrap; }
 .index table.grid { background: var(--panel); font-size: 13px; }
 .index td.bad { color: var(--stall); font-weight: 600; }
 .index td.warn { color: var(--incomplete); }

@@ -32,6 +32,8 @@ export interface PageDiagnostic {
   /** Entries cut off from their root by this problem, and the leaves of the branches they start. */
   orphans: number[];
   orphanLeaves: number[];
+  /** Entries below the orphans: every entry that loses its path to the root (the count the message gives). */
+  lost: number;
 }
 
 export interface PageHeader {
@@ -265,6 +267,15 @@ function pageDiagnostics(session: LoadedSession, indexOf: Map<string, number>): 
     leavesOf.set(root, out);
     return out;
   };
+  const subtreeSize = (root: string): number => {
+    let size = 0;
+    const stack = [root];
+    while (stack.length > 0) {
+      size++;
+      stack.push(...tree.childrenOf(stack.pop() as string));
+    }
+    return size;
+  };
   const orphansByMissingParent = new Map<string, string[]>();
   for (const id of tree.orphans) {
     const missing = tree.get(id)?.parentId;
@@ -279,6 +290,7 @@ function pageDiagnostics(session: LoadedSession, indexOf: Map<string, number>): 
       orphans = dropped.flatMap((id) => orphansByMissingParent.get(id) ?? []);
     }
     const orphanLeaves = [...new Set(orphans.flatMap(leavesUnder))].sort((a, b) => a - b);
+    const lost = orphans.reduce((n, id) => n + subtreeSize(id), 0);
     return {
       line: d.line,
       code: d.code,
@@ -287,6 +299,7 @@ function pageDiagnostics(session: LoadedSession, indexOf: Map<string, number>): 
       entry: d.entryId === undefined ? -1 : (indexOf.get(d.entryId) ?? -1),
       orphans: orphans.map((id) => indexOf.get(id) as number),
       orphanLeaves,
+      lost,
     };
   });
 }

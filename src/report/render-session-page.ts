@@ -1,9 +1,9 @@
 import { gzipSync } from "node:zlib";
-import { CLIENT_JS } from "./client-script.js";
+import { clientScript } from "./client-script.js";
 import { PAGE_CSS } from "./client-style.js";
 import { escapeHtml, jsonForScript, pageStart } from "./html.js";
 import type { SessionPageModel } from "./page-model.js";
-import type { SessionSummary } from "./session-summary.js";
+import { REVISION_NOTE, type SessionSummary, VERIFICATION_TONE, verificationText } from "./session-summary.js";
 
 export interface SessionPageOptions {
   /** Link back to the folder's index page, relative to this page. */
@@ -31,15 +31,6 @@ function chip(label: string, tone: Tone = "", title = ""): string {
 
 const n = (value: number, one: string, many = `${one}s`) => `<b>${value}</b> ${value === 1 ? one : many}`;
 
-const VERIFICATION_TONE: Record<SessionSummary["verification"]["outcome"], Tone> = {
-  passed: "good",
-  failed: "bad",
-  incomplete: "bad",
-  "no tests": "warn",
-  unverified: "warn",
-  "no changes": "",
-};
-
 export function summaryChips(s: SessionSummary, projections?: { embedded: number; total: number }): string {
   const d = s.diagnostics;
   const chips = [
@@ -55,9 +46,9 @@ export function summaryChips(s: SessionSummary, projections?: { embedded: number
       "tool results that record a denied path",
     ),
     chip(
-      `verification <b>${escapeHtml(s.verification.outcome)}</b> (r${s.verification.revision})`,
+      `verification <b>${escapeHtml(verificationText(s.verification))}</b>`,
       VERIFICATION_TONE[s.verification.outcome],
-      "on the active branch",
+      `on the active branch; ${REVISION_NOTE}`,
     ),
     d.errors + d.warnings === 0
       ? chip("no diagnostics", "good")
@@ -89,6 +80,39 @@ function headerMeta(model: SessionPageModel): string {
   return parts.filter(Boolean).join(" · ");
 }
 
+const STATIC_DIAGNOSTICS = 20;
+
+/**
+ * What the page shows before its script runs (or without one): the session's numbers and its first diagnostics.
+ * The script replaces it with the selected entry's state.
+ */
+function staticSummary(model: SessionPageModel): string {
+  const s = model.summary;
+  const row = (term: string, value: string) => `<dt>${term}</dt><dd>${value}</dd>`;
+  const active = s.activeLeafId === null ? "none" : `<code>${escapeHtml(s.activeLeafId)}</code>`;
+  const diagnostics = model.diagnostics
+    .slice(0, STATIC_DIAGNOSTICS)
+    .map(
+      (d) =>
+        `<div class="diag ${d.severity}"><div><b>${escapeHtml(d.code)}</b> <span class="muted">${d.severity} · line ${d.line}</span></div><div class="msg">${escapeHtml(d.message)}</div></div>`,
+    );
+  const more = model.diagnostics.length - diagnostics.length;
+  return `<div id="static-summary">
+<h3>Session</h3>
+<dl class="kv">${[
+    row("entries", String(s.entries)),
+    row("branches", String(s.branches)),
+    row("active leaf", active),
+    row("stall stops", `${s.stallStops} (${s.stalledLeaves} stalled ${s.stalledLeaves === 1 ? "leaf" : "leaves"})`),
+    row("recoveries", String(s.recoveries)),
+    row("denials", `${s.denials} in ${s.deniedScopes} ${s.deniedScopes === 1 ? "scope" : "scopes"}`),
+    row("verification", escapeHtml(verificationText(s.verification))),
+    row("diagnostics", String(model.diagnostics.length)),
+  ].join("")}</dl>
+${diagnostics.join("\n")}${more > 0 ? `\n<p class="muted">and ${more} more diagnostics (context-kit inspect lists them all)</p>` : ""}
+</div>`;
+}
+
 /** The self-contained page of one session: static frame and summary, the model as JSON, the client script. */
 export function renderSessionPage(model: SessionPageModel, options: SessionPageOptions = {}): string {
   const d = model.diagnostics;
@@ -97,7 +121,8 @@ export function renderSessionPage(model: SessionPageModel, options: SessionPageO
   const projections = { embedded: model.projections.leaves.length, total: leaves };
   const data = embeddedModel(model, options.compressAbove);
   const back = options.indexHref ? `<a href="${escapeHtml(options.indexHref)}">← all sessions</a>` : "";
-  return `${pageStart(model.file, PAGE_CSS, CLIENT_JS)}
+  const script = clientScript();
+  return `${pageStart(model.file, PAGE_CSS, script)}
 <div class="page">
 <header class="top">
   <div class="title">${back}<h1>${escapeHtml(model.file)}</h1><span class="meta">${headerMeta(model)}</span></div>
@@ -132,7 +157,7 @@ export function renderSessionPage(model: SessionPageModel, options: SessionPageO
       <button type="button" id="tab-btn-diagnostics" data-tab="diagnostics"${errors ? ' class="alert"' : ""}>Diagnostics (${d.length})</button>
     </nav>
     <div class="pane-body">
-      <div class="tab" id="tab-state"></div>
+      <div class="tab" id="tab-state">${staticSummary(model)}</div>
       <div class="tab" id="tab-compare" hidden></div>
       <div class="tab" id="tab-diagnostics" hidden></div>
     </div>
@@ -140,7 +165,7 @@ export function renderSessionPage(model: SessionPageModel, options: SessionPageO
 </main>
 </div>
 <script type="application/json" id="session-data" data-encoding="${data.encoding}">${data.text}</script>
-<script>${CLIENT_JS}</script>
+<script>${script}</script>
 </body>
 </html>
 `;

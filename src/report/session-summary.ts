@@ -2,7 +2,14 @@ import { isStalled } from "../../reducers/recovery.js";
 import type { KitState } from "../../reducers/state.js";
 import type { Diagnostic } from "../log/diagnostics.js";
 
-export type VerificationOutcome = "passed" | "failed" | "incomplete" | "no tests" | "unverified" | "no changes";
+export type VerificationOutcome =
+  | "passed"
+  | "failed"
+  | "incomplete"
+  | "no tests"
+  | "unverified"
+  | "no checks recorded"
+  | "no changes";
 
 /** One line per session in a folder's index (and in `report --json`). */
 export interface SessionSummary {
@@ -44,7 +51,8 @@ export function verificationOutcome(state: KitState): VerificationOutcome {
   const test = v.checks.app_test?.status;
   if (build === "passed" && test === "passed") return "passed";
   if (build === "passed" && test === "no_tests") return "no tests";
-  return v.revision === 0 && checks.length === 0 ? "no changes" : "unverified";
+  if (checks.length > 0) return "unverified";
+  return v.revision === 0 ? "no changes" : "no checks recorded";
 }
 
 export function summarizeSession(
@@ -69,6 +77,26 @@ export function summarizeSession(
   };
 }
 
+/** How an outcome is shown: ordinary Pi sessions that never ran the kit's checks are not flagged. */
+export const VERIFICATION_TONE: Record<VerificationOutcome, "" | "good" | "bad" | "warn"> = {
+  passed: "good",
+  failed: "bad",
+  incomplete: "bad",
+  "no tests": "warn",
+  unverified: "warn",
+  "no checks recorded": "",
+  "no changes": "",
+};
+
+/** The outcome with its revision explained: rN counts the successful file changes (write, edit) on the branch. */
+export function verificationText(v: SessionSummary["verification"]): string {
+  if (v.outcome === "no changes") return "no changes (r0)";
+  return `${v.outcome} (r${v.revision}: ${count(v.revision, "file change")})`;
+}
+
+export const REVISION_NOTE =
+  "rN: the active branch changed files N times (successful write or edit); app_build and app_test results count for the revision they ran at";
+
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function formatSummary(s: SessionSummary): string {
@@ -82,7 +110,7 @@ export function formatSummary(s: SessionSummary): string {
     `${count(s.stallStops, "stall stop")} (${s.stalledLeaves} stalled)`,
     count(s.recoveries, "recovery", "recoveries"),
     `${count(s.denials, "denial")} in ${count(s.deniedScopes, "scope")}`,
-    `verification ${s.verification.outcome} (r${s.verification.revision})`,
+    `verification ${verificationText(s.verification)}`,
     diagnostics,
   ].join(" · ");
 }

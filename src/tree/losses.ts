@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../log/diagnostics.js";
 import type { SessionLog } from "../log/read-session.js";
+import { lostPathText } from "./lost-path.js";
 import type { SessionTree } from "./session-tree.js";
 
 /**
@@ -31,7 +32,9 @@ export function explainLosses(log: SessionLog, tree: SessionTree): void {
       if (orphans.length === 0) continue;
       const leaves = orphans.flatMap((o) => leavesUnder(tree, o));
       const count = orphans.reduce((n, o) => n + subtreeSize(tree, o), 0);
-      notes.push(`${count} later entries lose their path to the root (leaves ${leaves.slice(0, 5).join(", ")})`);
+      notes.push(
+        `${lostPathText(count)} (${leaves.length === 1 ? "leaf" : "leaves"} ${leaves.slice(0, 5).join(", ")}${leaves.length > 5 ? ", …" : ""})`,
+      );
     }
     if (notes.length > 0) d.message += `; ${notes.join("; ")}`;
   }

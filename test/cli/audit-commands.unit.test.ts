@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -9,13 +9,14 @@ import { recoveryMarker } from "../../src/kit/host-messages.js";
 import type { AgentMessage, UserMessage } from "../../src/log/entry-types.js";
 import { SessionBuilder } from "../../src/synth/session-builder.js";
 import { hostContext, hostRead } from "../helpers/host.js";
+import { SHARED_SESSIONS, sharedSessionFiles } from "../helpers/shared-sessions.js";
 
 const SAMPLES = join(import.meta.dirname, "../../evidence-samples");
 const STALLED = "stalled-school-session.jsonl";
 const RECOVERED = "recovered-school-session.jsonl";
 const BRANCHED = "branched-school-session.jsonl";
-const SHARED_SESSIONS = join(import.meta.dirname, "../../../shared/pi-sessions");
 
+const realFiles = sharedSessionFiles("audit-commands check");
 const scratch = mkdtempSync(join(tmpdir(), "ck-audit-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -129,7 +130,7 @@ describe("view", () => {
 
   it("--leaf views another branch: the validation branch has its own marker", async () => {
     const replay = await json(["replay", BRANCHED]);
-    const other = replay.doc.branches.find((b: { active: boolean }) => !b.active);
+    const other = replay.doc.files[0].branches.find((b: { active: boolean }) => !b.active);
     const active = await json(["view", BRANCHED]);
     const leaf = await json(["view", BRANCHED, "--leaf", other.leafId]);
     expect(leaf.doc.leafId).toBe(other.leafId);
@@ -145,7 +146,7 @@ describe("view", () => {
     expect(out.exitCode).toBe(0);
     const { doc } = await json(["view", RECOVERED]);
     expect(out.stdout).toContain(`recovery view from marker ${doc.anchorId}`);
-    expect(out.stdout).toMatch(/omitted: \d+ assistant, \d+ tool results, \d+ other/);
+    expect(out.stdout).toMatch(/omitted: \d+ assistant replies, \d+ tool results, \d+ other/);
     expect(out.stdout.trimEnd().split("\n")).toHaveLength(2 + doc.messages.length);
     expect((await run(["view", STALLED])).stdout).toContain("as the host builds it");
   });
@@ -169,7 +170,7 @@ describe("forged markers", () => {
     expect(detect.doc.stalled).toBe(true);
     expect(detect.doc.promiseEntryIds).toHaveLength(3);
     const replay = await json(["replay", file], scratch);
-    expect(replay.doc.branches[0].state.recovery.anchorId).toBeNull();
+    expect(replay.doc.files[0].branches[0].state.recovery.anchorId).toBeNull();
     const check = await json(["check", file], scratch);
     expect(check.exitCode).toBe(0);
     expect(check.doc.files[0].violations).toEqual([]);
@@ -187,10 +188,11 @@ describe("check", () => {
   mkdirSync(bad);
   writeFileSync(join(bad, "bad-header.jsonl"), '{"type":"message","id":"x"}\nnot json\n');
 
-  it("--json on a folder searches it recursively: {files: [{file, branches, violations}]}, exit 0 when clean", async () => {
+  it("--json on a folder searches it recursively: {files: [{file, branches, violations, readerErrors}], summary}, exit 0 when clean", async () => {
     const { exitCode, doc } = await json(["check", "sessions"], scratch);
     expect(exitCode).toBe(0);
-    expect(Object.keys(doc)).toEqual(["files"]);
+    expect(Object.keys(doc)).toEqual(["files", "summary"]);
+    expect(doc.summary).toEqual({ files: 4, outcomes: { ok: 4 } });
     expect(doc.files.map((f: { file: string }) => f.file)).toEqual([
       join("sessions", "--home-ai-t003--", BRANCHED),
       join("sessions", "--home-ai-t003--", "nested", "denials.jsonl"),
@@ -198,7 +200,7 @@ describe("check", () => {
       join("sessions", "--home-ai-t003--", STALLED),
     ]);
     for (const f of doc.files) {
-      expect(Object.keys(f).sort()).toEqual(["branches", "file", "violations"]);
+      expect(Object.keys(f).sort()).toEqual(["branches", "file", "readerErrors", "violations"]);
       expect(f.violations).toEqual([]);
     }
     expect(doc.files[0].branches).toBe(2);
@@ -207,23 +209,54 @@ describe("check", () => {
   it("prints ok per file without --json", async () => {
     const out = await run(["check", "sessions"], scratch);
     expect(out.exitCode).toBe(0);
-    expect(out.stdout.trimEnd().split("\n")).toHaveLength(4);
-    expect(out.stdout).toContain(`${join("sessions", "--home-ai-t003--", BRANCHED)}: 2 branch(es), ok`);
+    expect(out.stdout.trimEnd().split("\n")).toHaveLength(5);
+    expect(out.stdout).toContain(`${join("sessions", "--home-ai-t003--", BRANCHED)}: 2 branches, ok\n`);
+    expect(out.stdout).toContain(`${join("sessions", "--home-ai-t003--", STALLED)}: 1 branch, ok\n`);
+    expect(out.stdout.trimEnd().split("\n").at(-1)).toBe("4 files: 4 ok");
   });
 
-  it.runIf(existsSync(SHARED_SESSIONS))("exits 0 on the real Pi sessions in ../shared/pi-sessions", async () => {
-    const { exitCode, doc } = await json(["check", SHARED_SESSIONS]);
-    expect(doc.files.length).toBeGreaterThan(0);
-    expect(doc.files.flatMap((f: { violations: unknown[] }) => f.violations)).toEqual([]);
-    expect(exitCode).toBe(0);
-  });
+  it.runIf(realFiles.length > 0)(
+    "finds no invariant violation in the real Pi sessions of ../shared/pi-sessions; their reader errors are violations",
+    async () => {
+      const out = await run(["check", SHARED_SESSIONS, "--json"]);
+      const doc = JSON.parse(out.stdout);
+      expect(doc.files).toHaveLength(realFiles.length);
+      const read = doc.files.filter((f: object) => !("error" in f));
+      expect(read.flatMap((f: { violations: unknown[] }) => f.violations)).toEqual([]);
+      // A real file with no session header is refused (exit 2), not checked.
+      const refused = doc.files.filter((f: object) => "error" in f);
+      const withErrors = read.filter((f: { readerErrors: unknown[] }) => f.readerErrors.length > 0);
+      expect(out.exitCode).toBe(refused.length > 0 ? 2 : withErrors.length > 0 ? 1 : 0);
+      const inspect = JSON.parse((await run(["inspect", SHARED_SESSIONS, "--json"])).stdout);
+      const inspectErrors = inspect.files.filter(
+        (f: { diagnostics?: { severity: string }[]; unusable?: boolean }) =>
+          !f.unusable && f.diagnostics?.some((d) => d.severity === "error"),
+      );
+      expect(withErrors.map((f: { file: string }) => f.file)).toEqual(
+        inspectErrors.map((f: { file: string }) => f.file),
+      );
+    },
+  );
 
   it("exits 2 on a file with a damaged header, alone or in a folder", async () => {
     expect((await run(["check", join(bad, "bad-header.jsonl")])).exitCode).toBe(2);
-    const { exitCode, doc } = await json(["check", bad, "sessions"], scratch);
-    expect(exitCode).toBe(2);
-    expect(doc.files[0]).toMatchObject({ file: join("bad", "bad-header.jsonl"), unusable: true });
-    expect((await run(["check", "bad"], scratch)).stdout).toMatch(/not a usable session file/);
+    const out = await run(["check", "bad", "sessions", "--json"], scratch);
+    expect(out.exitCode).toBe(2);
+    const doc = JSON.parse(out.stdout);
+    expect(doc.files[0]).toEqual({
+      file: join("bad", "bad-header.jsonl"),
+      error: {
+        code: "E_NO_HEADER",
+        message: expect.stringMatching(/^bad\/bad-header\.jsonl:1: not a Pi session file \(/),
+      },
+    });
+    expect(doc.files).toHaveLength(5);
+    expect(doc.summary.outcomes).toEqual({ "not a session file": 1, ok: 4 });
+    const text = await run(["check", "bad"], scratch);
+    expect(text.stdout).toMatch(
+      /^bad\/bad-header\.jsonl: E_NO_HEADER: bad\/bad-header\.jsonl:1: not a Pi session file/,
+    );
+    expect(text.stderr).toMatch(/^context-kit check: E_NO_HEADER: bad\/bad-header\.jsonl:1: not a Pi session file/);
   });
 
   it("exits 1 with {leafId, code, message} per violation when an invariant breaks", async () => {
@@ -245,7 +278,7 @@ describe("check", () => {
       });
       const text = await mockedRun(["check", BRANCHED], { cwd: SAMPLES });
       expect(text.exitCode).toBe(1);
-      expect(text.stdout).toMatch(/2 violation\(s\)\n {2}leaf [0-9a-f]{8}: TOOL_PAIRING: /);
+      expect(text.stdout).toMatch(/2 branches, 2 violations\n {2}leaf [0-9a-f]{8}: TOOL_PAIRING: /);
     } finally {
       vi.doUnmock("../../projections/invariants.js");
       vi.resetModules();
@@ -315,9 +348,12 @@ describe("checkView reports each invariant", () => {
 describe("replay", () => {
   const STATE_KEYS = ["denials", "fileIssues", "recovery", "request", "verification"];
 
-  it("--json gives {file, activeLeafId, branches: [{leafId, active, depth, forkFromId, state}]} for every leaf", async () => {
-    const { exitCode, doc } = await json(["replay", BRANCHED]);
+  it("--json gives {files: [{file, activeLeafId, branches: [{leafId, active, depth, forkFromId, state}]}], summary} for every leaf", async () => {
+    const { exitCode, doc: whole } = await json(["replay", BRANCHED]);
     expect(exitCode).toBe(0);
+    expect(Object.keys(whole)).toEqual(["files", "summary"]);
+    expect(whole.files).toHaveLength(1);
+    const doc = whole.files[0];
     expect(Object.keys(doc).sort()).toEqual(["activeLeafId", "branches", "file"]);
     expect(doc.branches).toHaveLength(2);
     for (const b of doc.branches) {
@@ -339,20 +375,26 @@ describe("replay", () => {
     expect(other.depth).toBeGreaterThan(0);
   });
 
-  it("--all equals the default; --leaf replays one branch", async () => {
-    const all = await json(["replay", BRANCHED, "--all"]);
-    expect(all.doc).toEqual((await json(["replay", BRANCHED])).doc);
+  it("--leaf replays one branch, named by its id or a unique prefix of it", async () => {
     const stalledLeaf = (await json(["detect", STALLED])).doc.leafId;
     const one = await json(["replay", BRANCHED, "--leaf", stalledLeaf]);
-    expect(one.doc.branches).toHaveLength(1);
-    expect(one.doc.branches[0]).toMatchObject({ leafId: stalledLeaf, active: false, forkFromId: stalledLeaf });
-    expect(one.doc.branches[0].state.recovery.stalled).toBe(true);
+    const [file] = one.doc.files;
+    expect(file.branches).toHaveLength(1);
+    expect(file.branches[0]).toMatchObject({ leafId: stalledLeaf, active: false, forkFromId: stalledLeaf });
+    expect(file.branches[0].state.recovery.stalled).toBe(true);
+    // Sequential sample ids share their first seven digits; give the leaf a distinctive id to name it by a prefix.
+    writeFileSync(join(scratch, "renamed.jsonl"), sampleText(BRANCHED).replaceAll(stalledLeaf, "5f1eaf00"));
+    const byPrefix = await json(["replay", "renamed.jsonl", "--leaf", "5f1e"], scratch);
+    expect(byPrefix.doc.files[0].branches[0].leafId).toBe("5f1eaf00");
+    const ambiguous = await run(["replay", BRANCHED, "--leaf", stalledLeaf.slice(0, 7)]);
+    expect(ambiguous.exitCode).toBe(2);
+    expect(ambiguous.stderr).toMatch(/E_USAGE: \w+ is a prefix of 16 entries in branched-school-session\.jsonl \(/);
   });
 
   it("prints the branch tree without --json", async () => {
     const out = await run(["replay", BRANCHED]);
     expect(out.exitCode).toBe(0);
-    expect(out.stdout).toMatch(/^branched-school-session\.jsonl: 2 branch\(es\), active leaf [0-9a-f]{8}\n/);
+    expect(out.stdout).toMatch(/^branched-school-session\.jsonl: 2 branches, active leaf [0-9a-f]{8}\n/);
     expect(out.stdout).toMatch(/\* leaf [0-9a-f]{8} depth \d+ \(active\)/);
     expect(out.stdout).toMatch(/- leaf [0-9a-f]{8} depth \d+ forks from [0-9a-f]{8}/);
     expect(out.stdout).toMatch(/recovery anchor [0-9a-f]{8}; recoveries 1/);
@@ -391,10 +433,10 @@ describe("usage and input errors", () => {
     expect(out.stderr).toMatch(/E_USAGE: no entry deadbeef in stalled-school-session\.jsonl/);
   });
 
-  it("replay --leaf with --all exits 2", async () => {
-    const out = await run(["replay", BRANCHED, "--all", "--leaf", "00007060"]);
+  it("replay --leaf on several files exits 2", async () => {
+    const out = await run(["replay", BRANCHED, STALLED, "--leaf", "00007060"]);
     expect(out.exitCode).toBe(2);
-    expect(out.stderr).toMatch(/E_USAGE: --leaf and --all exclude each other/);
+    expect(out.stderr).toMatch(/E_USAGE: --leaf needs exactly one session file/);
   });
 
   it.each(["view", "check", "detect", "recover", "replay"])(

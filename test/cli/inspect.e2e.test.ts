@@ -57,7 +57,7 @@ describe("the built context-kit bin", () => {
   it("exits 2 with the file and a code on stderr for a missing file", async () => {
     const out = await bin(["inspect", "evidence-samples/missing.jsonl"]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toBe("context-kit inspect: E_READ: evidence-samples/missing.jsonl: ENOENT\n");
+    expect(out.stderr).toBe("context-kit inspect: E_READ: evidence-samples/missing.jsonl: no such file or folder\n");
   });
 
   it("exits 2 for a file that is not a session", async () => {

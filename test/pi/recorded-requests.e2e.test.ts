@@ -73,7 +73,7 @@ describe("view reproduces every live request, and check proves it from the recor
 
     const check = await runCli(["check", file], { cwd: sandbox.root });
     expect(check.exitCode).toBe(0);
-    expect(check.stdout).toContain("5 of 5 recorded request(s) reproduced");
+    expect(check.stdout).toContain("5 of 5 recorded requests reproduced");
 
     // One byte of a recorded message changed, in a copy: every request that sent it differs, and is named.
     const tampered = join(sandbox.root, "tampered.jsonl");
@@ -169,7 +169,7 @@ describe("view reproduces every live request, and check proves it from the recor
     expect(requestText(after)).not.toContain(promise);
     expect(expectViewsReproduceRequests(h.sessionFile!, h.requests, convertToLlm)).toBe(6);
     const check = await runCli(["check", h.sessionFile!], { cwd: h.root });
-    expect(check.stdout).toContain("6 of 6 recorded request(s) reproduced");
+    expect(check.stdout).toContain("6 of 6 recorded requests reproduced");
     expect(check.exitCode).toBe(0);
   }, 60_000);
 });

@@ -78,7 +78,8 @@ describe("the client script's decoding of the page model", () => {
     const d = client.decodeModel(model);
     const states = client.makeStates(d);
     const replay = JSON.parse(readFileSync(join(SAMPLES, name.replace(".jsonl", ".replay.json")), "utf8"));
-    for (const branch of replay.branches) expect(states.summaryAt(d.ids.indexOf(branch.leafId))).toEqual(branch.state);
+    for (const branch of replay.files[0].branches)
+      expect(states.summaryAt(d.ids.indexOf(branch.leafId))).toEqual(branch.state);
     const view = JSON.parse(readFileSync(join(SAMPLES, name.replace(".jsonl", ".view.json")), "utf8"));
     const active = client.makeProjections(d)(d.activeLeaf);
     expect(active?.view).toHaveLength(view.messages.length);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { CLIENT_JS } from "../../src/report/client-script.js";
+import { clientScript } from "../../src/report/client-script.js";
 import { escapeHtml, jsonForScript } from "../../src/report/html.js";
 import { buildPageModel } from "../../src/report/page-model.js";
 import { renderIndexPage } from "../../src/report/render-index-page.js";
@@ -50,9 +50,9 @@ describe("the session page's HTML", () => {
     const html = renderSessionPage(hostileSession());
     const policy = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1] ?? "";
     expect(policy).toContain("default-src &#39;none&#39;");
-    const scriptHash = createHash("sha256").update(CLIENT_JS).digest("base64");
+    const scriptHash = createHash("sha256").update(clientScript()).digest("base64");
     expect(policy).toContain(`script-src &#39;sha256-${scriptHash}&#39;`);
-    expect(html).toContain(`<script>${CLIENT_JS}</script>`);
+    expect(html).toContain(`<script>${clientScript()}</script>`);
     expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//);
     expect(html).not.toMatch(/url\(|@import/);
   });
@@ -76,7 +76,7 @@ describe("the session page's HTML", () => {
   });
 
   it("has a client script that is valid JavaScript", () => {
-    expect(() => new Function(CLIENT_JS)).not.toThrow();
+    expect(() => new Function(clientScript())).not.toThrow();
   });
 });
 

@@ -1,42 +1,19 @@
-import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { kitRecordOf } from "../../src/fold/kit-records.js";
 import { loadSession } from "../../src/session.js";
 import { writeLargeSession } from "../../src/synth/large-session.js";
 import { SessionBuilder } from "../../src/synth/session-builder.js";
+import { chromiumPresent, launch, openPage, rendered, text, until, warnIfAbsent } from "./chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const SAMPLE = join(import.meta.dirname, "../../evidence-samples/branched-school-session.jsonl");
-const present = existsSync(CHROMIUM);
-if (!present) {
-  console.warn(`report.e2e: skipped, ${CHROMIUM} is absent (install Debian's package: apt-get install -y chromium)`);
-}
+warnIfAbsent("report.e2e");
 
-/** Polls an expression through the debugging protocol; the page's CSP forbids the eval that waitForFunction uses. */
-async function until(page: Page, expression: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await page.evaluate(expression))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${expression}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-describe.skipIf(!present)("the report page in headless Chromium", () => {
+describe.skipIf(!chromiumPresent)("the report page in headless Chromium", () => {
   const dir = mkdtempSync(join(tmpdir(), "report-e2e-"));
   const requests: string[] = [];
   let context: BrowserContext;
@@ -56,12 +33,7 @@ describe.skipIf(!present)("the report page in headless Chromium", () => {
     lines[2] = lines[2]?.replace('"content":[', '"content":[,') as string;
     writeFileSync(join(dir, "damaged.jsonl"), lines.join("\n"));
     await runCli(["report", "damaged.jsonl", "--out", "damaged.html"], { cwd: dir });
-    context = await chromium.launchPersistentContext(join(dir, "profile"), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      viewport: { width: 1440, height: 900 },
-    });
+    context = await launch(dir);
     context.on("request", (request) => requests.push(request.url()));
   });
 
@@ -69,23 +41,7 @@ describe.skipIf(!present)("the report page in headless Chromium", () => {
     await context?.close();
   });
 
-  async function open(file: string, hash = ""): Promise<{ page: Page; errors: string[] }> {
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") errors.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-    await page.goto(pathToFileURL(join(dir, file)).href + hash);
-    await page.waitForSelector("html[data-ready]");
-    expect(await page.getAttribute("html", "data-ready")).toBe("true");
-    return { page, errors };
-  }
-
-  /** The text as rendered (block elements on their own lines), which the assertions match with \s+. */
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a reader sees
-  const rendered = (locator: Locator) => locator.innerText();
-  const text = (page: Page, selector: string) => rendered(page.locator(selector).first());
+  const open = (file: string, hash = "") => openPage(context, join(dir, file), hash);
 
   it("loads the evidence sample with no console error and fetches nothing", async () => {
     const { page, errors } = await open("branched.html");

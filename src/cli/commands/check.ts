@@ -1,12 +1,14 @@
-import { relative } from "node:path";
 import { checkView, type Violation } from "../../../projections/invariants.js";
 import { foldTree } from "../../fold/session-fold.js";
+import type { Diagnostic } from "../../log/diagnostics.js";
 import { kitVersion } from "../../package-root.js";
 import { anchorIsAuthentic, viewOfLeaf } from "../../view/leaf-view.js";
 import { recordedRequests, requestName, verifyRequest } from "../../view/recorded-requests.js";
-import { type Command, JSON_OPTION } from "../command.js";
-import { mapFiles } from "../file-pool.js";
-import { expandInputs, loadInput } from "../inputs.js";
+import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
+import { type FileFailure, settle } from "../file-outcome.js";
+import { runOverFiles } from "../folder-run.js";
+import { loadUsable } from "../inputs.js";
+import { capped, plural } from "../text.js";
 
 export interface CheckWarning {
   code: "W_OTHER_KIT_VERSION" | "W_REQUEST_NOT_IN_FILE";
@@ -23,27 +25,29 @@ export interface RequestCounts {
   unresolved: number;
 }
 
-export interface CheckReport {
-  files: {
-    file: string;
-    branches: number;
-    violations: ((Violation | { code: "REQUEST_DIFFERS"; message: string }) & { leafId: string })[];
-    requests: RequestCounts;
-    warnings: CheckWarning[];
-    unusable?: true;
-  }[];
+export interface CheckFileReport {
+  file: string;
+  branches: number;
+  violations: ((Violation | { code: "REQUEST_DIFFERS"; message: string }) & { leafId: string })[];
+  /** Error diagnostics: lines the host drops or entries it re-parents, so the model sees something else. */
+  readerErrors: Diagnostic[];
+  requests: RequestCounts;
+  warnings: CheckWarning[];
 }
 
-type FileCheck = CheckReport["files"][number];
+export interface CheckReport {
+  files: (CheckFileReport | FileFailure)[];
+}
+
 const NO_REQUESTS: RequestCounts = { recorded: 0, verified: 0, differs: 0, otherVersion: 0, unresolved: 0 };
 
-export function checkSessionFile(path: string, shown: string): FileCheck {
-  const { tree, log } = loadInput(path, shown);
-  if (log.unusable) {
-    return { file: shown, branches: 0, violations: [], requests: NO_REQUESTS, warnings: [], unusable: true };
-  }
+/** Problems printed per file; `--json` lists them all. */
+const SHOWN = 20;
+
+function checkLoaded(path: string, shown: string): CheckFileReport {
+  const { tree, diagnostics } = loadUsable(path, shown);
   const fold = foldTree(tree);
-  const violations: FileCheck["violations"] = [];
+  const violations: CheckFileReport["violations"] = [];
   const leaves = tree.leaves();
   for (const leafId of leaves) {
     const v = viewOfLeaf(tree, fold, leafId);
@@ -81,45 +85,64 @@ export function checkSessionFile(path: string, shown: string): FileCheck {
       warnings.push({
         code: "W_REQUEST_NOT_IN_FILE",
         digestEntryId: r.digestEntryId,
-        message: `${name}: the ${r.recorded.pending} message(s) it was made with never reached the file`,
+        message: `${name}: the ${plural(r.recorded.pending, "message")} it was made with never reached the file`,
       });
     }
   }
-  return { file: shown, branches: leaves.length, violations, requests, warnings };
+  const readerErrors = diagnostics.filter((d) => d.severity === "error");
+  return { file: shown, branches: leaves.length, violations, readerErrors, requests, warnings };
 }
 
-function requestsLine(r: RequestCounts): string {
+export function checkSessionFile(path: string, shown: string): CheckFileReport | FileFailure {
+  return settle(shown, () => checkLoaded(path, shown));
+}
+
+function requestsText(r: RequestCounts): string {
   if (r.recorded === 0) return "";
   const others = [
     r.differs ? `${r.differs} differ` : "",
     r.otherVersion ? `${r.otherVersion} from another kit version` : "",
     r.unresolved ? `${r.unresolved} not in the file` : "",
   ].filter(Boolean);
-  return `, ${r.verified} of ${r.recorded} recorded request(s) reproduced${others.length ? ` (${others.join(", ")})` : ""}`;
+  return `, ${r.verified} of ${plural(r.recorded, "recorded request")} reproduced${others.length ? ` (${others.join(", ")})` : ""}`;
+}
+
+export function formatCheck(f: CheckFileReport): string {
+  const problems = f.violations.length + f.readerErrors.length;
+  const lines = [
+    ...f.readerErrors.map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
+    ...f.violations.map((v) => `  leaf ${v.leafId}: ${v.code}: ${v.message}`),
+    ...f.warnings.map((w) => `  warning ${w.code}: ${w.message}`),
+  ];
+  const head = `${f.file}: ${plural(f.branches, "branch", "branches")}${requestsText(f.requests)}, ${
+    problems === 0 ? "ok" : plural(problems, "violation")
+  }`;
+  return [head, ...capped(lines, SHOWN, (more) => `  … ${more} more (--json lists all)`)].join("\n");
 }
 
 export const checkCommand: Command = {
   name: "check",
   summary:
     "Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).",
-  usage: "context-kit check FILE|DIR... [--json]",
-  options: { ...JSON_OPTION },
-  async run({ positionals, cwd, progress }) {
-    const paths = expandInputs(positionals, cwd);
-    const items = paths.map((path) => ({ path, shown: relative(cwd, path) || path }));
-    const files = await mapFiles({ module: import.meta.url, name: "checkSessionFile", fn: checkSessionFile }, items, {
-      progress: (done, total) => progress(done < total ? `check ${done}/${total}` : ""),
-    });
-    const report: CheckReport = { files };
-    const bad = files.some((f) => f.violations.length > 0);
-    const unusable = files.some((f) => f.unusable);
-    const lines = files.map((f) =>
-      f.unusable
-        ? `${f.file}: not a usable session file (see inspect)`
-        : `${f.file}: ${f.branches} branch(es)${requestsLine(f.requests)}, ${f.violations.length === 0 ? "ok" : `${f.violations.length} violation(s)`}${f.violations
-            .map((v) => `\n  leaf ${v.leafId}: ${v.code}: ${v.message}`)
-            .join("")}${f.warnings.map((w) => `\n  warning ${w.code}: ${w.message}`).join("")}`,
+  usage: "FILE|DIR... [--json | --ndjson]",
+  description:
+    "For every leaf of every file, computes the outgoing view and checks the projection invariants (every user message of the branch kept, tool calls paired with their results, a recovery view only from an authentic marker, ...), and recomputes every request the kit recorded (its digest) to say whether the view reproduces it. Error diagnostics count as violations too: a line the host drops, an entry it re-parents or a cycle changes what the model sees. Exit 1 on any violation, 2 when a file is unreadable or not a Pi session file (the others are still checked).",
+  options: { ...FILES_JSON_OPTIONS },
+  optionHelp: { ...FILES_JSON_HELP },
+  examples: ["context-kit check ~/.pi/agent/sessions", "context-kit check session.jsonl --json"],
+  run(context) {
+    return runOverFiles<CheckFileReport>(
+      {
+        name: "check",
+        task: { module: import.meta.url, name: "checkSessionFile", fn: checkSessionFile },
+        format: formatCheck,
+        separator: "\n",
+        verdict: (f) =>
+          f.violations.length + f.readerErrors.length > 0
+            ? { exitCode: 1, label: "with violations" }
+            : { exitCode: 0, label: "ok" },
+      },
+      context,
     );
-    return { exitCode: bad ? 1 : unusable ? 2 : 0, json: report, text: lines.join("\n") };
   },
 };

@@ -1,9 +1,8 @@
-import { relative } from "node:path";
 import { isStalled } from "../../../reducers/recovery.js";
 import type { KitState } from "../../../reducers/state.js";
 import { foldTree } from "../../fold/session-fold.js";
-import { type Command, JSON_OPTION, UsageError } from "../command.js";
-import { loadInput, singleFile } from "../inputs.js";
+import { type Command, JSON_HELP, JSON_OPTION } from "../command.js";
+import { loadUsable, resolveEntryId, singleFile } from "../inputs.js";
 
 export interface DetectReport {
   file: string;
@@ -29,14 +28,22 @@ export function stallReason(state: KitState): string {
 export const detectCommand: Command = {
   name: "detect",
   summary: "Say whether a leaf ends in a stall: similar action-promise replies without tool progress.",
-  usage: "context-kit detect FILE [--leaf ID] [--json] [--fail-on-stall]",
+  usage: "FILE [--leaf ID] [--fail-on-stall] [--json]",
+  description:
+    'Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall: three similar action-promise replies ("Let me check the file.", "我来检查一下编译错误。") with no tool call or result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Exit 0 either way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi session file.',
   options: { ...JSON_OPTION, leaf: { type: "string" }, "fail-on-stall": { type: "boolean", default: false } },
+  optionHelp: {
+    "--leaf ID":
+      "look at the branch that ends at this entry instead of the active leaf (a unique prefix of the id is enough)",
+    "--fail-on-stall": "exit 1 when the leaf is stalled, for scripts and CI",
+    ...JSON_HELP,
+  },
+  examples: ["context-kit detect session.jsonl", "context-kit detect session.jsonl --leaf 00007065 --fail-on-stall"],
   run({ values, positionals, cwd }) {
-    const path = singleFile(positionals, cwd);
-    const shown = relative(cwd, path) || path;
-    const { tree, log } = loadInput(path, shown);
-    const leaf = (values.leaf as string | undefined) ?? tree.activeLeafId;
-    if (leaf !== null && !tree.get(leaf)) throw new UsageError(`no entry ${leaf} in ${shown}`);
+    const { path, shown } = singleFile(positionals, cwd);
+    const { tree } = loadUsable(path, shown);
+    const given = values.leaf as string | undefined;
+    const leaf = given === undefined ? tree.activeLeafId : resolveEntryId(tree, given, shown);
     const state = foldTree(tree).stateAt(leaf);
     const report: DetectReport = {
       file: shown,
@@ -49,7 +56,7 @@ export const detectCommand: Command = {
     const text = `${shown} leaf ${leaf ?? "-"}: ${report.stalled ? "STALLED" : "not stalled"} (${report.reason})${
       report.promiseEntryIds.length ? `\n  promise entries: ${report.promiseEntryIds.join(", ")}` : ""
     }`;
-    const exitCode = log.unusable ? 2 : report.stalled && values["fail-on-stall"] ? 1 : 0;
+    const exitCode = report.stalled && values["fail-on-stall"] ? 1 : 0;
     return { exitCode, json: report, text };
   },
 };

@@ -1,11 +1,11 @@
-import { relative } from "node:path";
 import { type Diagnostic, FATAL_CODES, formatDiagnostic } from "../../log/diagnostics.js";
 import type { SessionHeader } from "../../log/entry-types.js";
 import type { LoadedSession } from "../../session.js";
-import { type Command, JSON_OPTION } from "../command.js";
-import { mapFiles } from "../file-pool.js";
-import { expandInputs, isSingleFile, loadInput } from "../inputs.js";
-import type { CommandResultWithStderr } from "../run.js";
+import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
+import { type FileFailure, settle } from "../file-outcome.js";
+import { runOverFiles } from "../folder-run.js";
+import { loadInput } from "../inputs.js";
+import { capped, plural } from "../text.js";
 
 export interface InspectReport {
   file: string;
@@ -47,6 +47,9 @@ export function inspectSession(file: string, session: LoadedSession): InspectRep
   };
 }
 
+/** Diagnostics printed per file; `--json` lists them all. */
+export const DIAGNOSTICS_SHOWN = 20;
+
 export function formatInspect(report: InspectReport): string {
   const h = report.header;
   const lines = [
@@ -54,7 +57,7 @@ export function formatInspect(report: InspectReport): string {
     h
       ? `  session ${h.id}  v${report.sourceVersion}  ${h.timestamp ?? ""}  cwd ${h.cwd ?? "?"}${h.parentSession ? `  parent ${h.parentSession}` : ""}`
       : "  no usable session header",
-    `  ${report.entries} entries: ${Object.entries(report.byType)
+    `  ${plural(report.entries, "entry", "entries")}${report.entries > 0 ? ": " : ""}${Object.entries(report.byType)
       .sort((a, b) => b[1] - a[1])
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
@@ -66,17 +69,21 @@ export function formatInspect(report: InspectReport): string {
   }
   if (report.leaves.length > 30) lines.push(`    … ${report.leaves.length - 30} more leaves`);
   if (report.diagnostics.length === 0) lines.push("  no diagnostics");
-  for (const d of report.diagnostics) lines.push(`  ${formatDiagnostic(report.file, d)}`);
+  const diagnostics = report.diagnostics.map((d) => `  ${formatDiagnostic(report.file, d)}`);
+  lines.push(
+    ...capped(diagnostics, DIAGNOSTICS_SHOWN, (more) => `  … ${plural(more, "more diagnostic")} (--json lists all)`),
+  );
   return lines.join("\n");
 }
 
 /** One file's report; what a file-pool worker runs for a folder. */
-export function inspectFile(path: string, shown: string): InspectReport {
-  return inspectSession(shown, loadInput(path, shown));
+export function inspectFile(path: string, shown: string): InspectReport | FileFailure {
+  return settle(shown, () => inspectSession(shown, loadInput(path, shown)));
 }
 
 /** Why a file is not a session the host can load, for stderr (the report itself stays on stdout). */
-function notASession(report: InspectReport): string {
+function notASession(report: InspectReport): string | null {
+  if (!report.unusable) return null;
   const fatal = report.diagnostics.find((d) => FATAL_CODES.has(d.code)) ?? report.diagnostics[0];
   const why = fatal ? `${fatal.code}: ${report.file}: not a Pi session file (${fatal.message})` : report.file;
   return `context-kit inspect: ${why}\n`;
@@ -85,23 +92,34 @@ function notASession(report: InspectReport): string {
 export const inspectCommand: Command = {
   name: "inspect",
   summary: "Header, entry counts, tree shape and diagnostics of session files (never writes).",
-  usage: "context-kit inspect FILE|DIR... [--json] [--strict]",
-  options: { ...JSON_OPTION, strict: { type: "boolean", default: false } },
-  async run({ values, positionals, cwd, progress }) {
-    const files = expandInputs(positionals, cwd);
-    const items = files.map((path) => ({ path, shown: relative(cwd, path) || path }));
-    const reports = await mapFiles({ module: import.meta.url, name: "inspectFile", fn: inspectFile }, items, {
-      progress: (done, total) => progress(done < total ? `inspect ${done}/${total}` : ""),
-    });
-    const unusable = reports.filter((r) => r.unusable);
-    const errors = reports.some((r) => r.diagnostics.some((d) => d.severity === "error"));
-    const exitCode = unusable.length > 0 ? 2 : values.strict && errors ? 1 : 0;
-    const result: CommandResultWithStderr = {
-      exitCode,
-      json: isSingleFile(positionals, cwd) ? reports[0] : { files: reports },
-      text: reports.map(formatInspect).join("\n\n"),
-    };
-    if (unusable.length > 0) result.stderr = unusable.map(notASession).join("");
-    return result;
+  usage: "FILE|DIR... [--strict] [--json | --ndjson]",
+  description:
+    "Reads each session file as the host does and prints its header, entries by type, roots, leaves with their depths, the active leaf and every diagnostic (file, line, code and what the host loses: dropped lines, orphaned branches, lost compactions). A folder stands for every *.jsonl below it; several files run in parallel and end with one summary line. Exit 2 when a file is unreadable or not a Pi session file (the others are still inspected).",
+  options: { ...FILES_JSON_OPTIONS, strict: { type: "boolean", default: false } },
+  optionHelp: {
+    "--strict": "exit 1 when any file has an error diagnostic (a line the host drops or an entry it re-parents)",
+    ...FILES_JSON_HELP,
+  },
+  examples: [
+    "context-kit inspect ~/.pi/agent/sessions",
+    "context-kit inspect session.jsonl --strict",
+    "context-kit inspect sessions/ --ndjson > inspect.ndjson",
+  ],
+  run(context) {
+    const strict = context.values.strict === true;
+    return runOverFiles<InspectReport>(
+      {
+        name: "inspect",
+        task: { module: import.meta.url, name: "inspectFile", fn: inspectFile },
+        format: formatInspect,
+        verdict: (r) => {
+          if (r.unusable) return { exitCode: 2, label: "not a session file" };
+          const errors = r.diagnostics.some((d) => d.severity === "error");
+          return errors ? { exitCode: strict ? 1 : 0, label: "with errors" } : { exitCode: 0, label: "ok" };
+        },
+        stderr: notASession,
+      },
+      context,
+    );
   },
 };

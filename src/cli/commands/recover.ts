@@ -1,12 +1,12 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { isStalled } from "../../../reducers/recovery.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { recoveryMarker } from "../../kit/host-messages.js";
 import { AppendRefused, appendEntries, type PrefixProof } from "../../log/append.js";
 import type { SessionEntry } from "../../log/entry-types.js";
 import { kitVersion } from "../../package-root.js";
-import { type Command, InputError, JSON_OPTION } from "../command.js";
+import { type Command, InputError, JSON_HELP, JSON_OPTION } from "../command.js";
 import { fileInUse } from "../file-in-use.js";
 import { loadInput, singleFile } from "../inputs.js";
 import { stallReason } from "./detect.js";
@@ -118,7 +118,21 @@ export function recoverSession(
 export const recoverCommand: Command = {
   name: "recover",
   summary: "Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.",
-  usage: "context-kit recover FILE [--json] [--dry-run] [--force] [--backup-dir DIR] [--evidence DIR]",
+  usage: "FILE [--dry-run] [--force] [--backup-dir DIR] [--evidence DIR] [--json]",
+  description:
+    "For a session whose active leaf is stalled, appends one recovery marker (a visible CONTEXT_RECOVERED host message) after it, so the next run (pi-context --session FILE, or pi with the kit) starts from the recovery view. Checks the leaf is stalled, refuses while the session is in use, copies the file to a backup first, appends under a lock and proves the original bytes unchanged (length and SHA-256 before and after). Running it again appends nothing. Exit 1 when there is nothing to recover, 2 on bad input or when the file is in use.",
+  optionHelp: {
+    "--dry-run": "check everything and say what would be appended, without writing anything",
+    "--force":
+      "append even when the session looks in use (another process has it open, or it changed in the last 10 s)",
+    "--backup-dir DIR": "write the backup copy here instead of beside the session file",
+    "--evidence DIR": "also write summary.json here: ids, byte counts and hashes before and after, the backup's path",
+    ...JSON_HELP,
+  },
+  examples: [
+    "context-kit recover session.jsonl --dry-run",
+    "context-kit recover session.jsonl --backup-dir backups --evidence evidence/run-1",
+  ],
   options: {
     ...JSON_OPTION,
     "dry-run": { type: "boolean", default: false },
@@ -127,8 +141,7 @@ export const recoverCommand: Command = {
     evidence: { type: "string" },
   },
   run({ values, positionals, cwd }) {
-    const path = singleFile(positionals, cwd);
-    const shown = relative(cwd, path) || path;
+    const { path, shown } = singleFile(positionals, cwd);
     const options: RecoverOptions = {
       dryRun: values["dry-run"] === true,
       force: values.force === true,

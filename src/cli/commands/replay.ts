@@ -1,10 +1,11 @@
-import { relative } from "node:path";
 import { foldTree } from "../../fold/session-fold.js";
 import { formatStateSummary, type StateSummary, summarizeState } from "../../fold/state-summary.js";
 import type { LoadedSession } from "../../session.js";
-import { type Command, JSON_OPTION, UsageError } from "../command.js";
-import { mapFiles } from "../file-pool.js";
-import { expandInputs, isSingleFile, loadInput, singleFile } from "../inputs.js";
+import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
+import { type FileFailure, settle } from "../file-outcome.js";
+import { runOverFiles } from "../folder-run.js";
+import { expandInputs, loadUsable, resolveEntryId } from "../inputs.js";
+import { plural } from "../text.js";
 
 export interface BranchReplay {
   leafId: string;
@@ -36,7 +37,9 @@ export function replaySession(file: string, session: LoadedSession, leaves?: rea
 }
 
 export function formatReplay(report: ReplayReport): string {
-  const lines = [`${report.file}: ${report.branches.length} branch(es), active leaf ${report.activeLeafId ?? "-"}`];
+  const lines = [
+    `${report.file}: ${plural(report.branches.length, "branch", "branches")}, active leaf ${report.activeLeafId ?? "-"}`,
+  ];
   for (const b of report.branches) {
     const from = b.forkFromId ? ` forks from ${b.forkFromId}` : "";
     lines.push(`  ${b.active ? "*" : "-"} leaf ${b.leafId} depth ${b.depth}${b.active ? " (active)" : from}`);
@@ -45,40 +48,47 @@ export function formatReplay(report: ReplayReport): string {
   return lines.join("\n");
 }
 
-/** One file's replay of every branch; what a file-pool worker runs for a folder. */
-export function replayFile(path: string, shown: string): ReplayReport & { unusable?: true } {
-  const session = loadInput(path, shown);
-  const report: ReplayReport & { unusable?: true } = replaySession(shown, session);
-  if (session.log.unusable) report.unusable = true;
-  return report;
+/** One file's replay of every branch (or of one leaf); what a file-pool worker runs for a folder. */
+export function replayFile(path: string, shown: string, leaf?: string): ReplayReport | FileFailure {
+  return settle(shown, () => {
+    const session = loadUsable(path, shown);
+    const leaves = leaf === undefined ? undefined : [resolveEntryId(session.tree, leaf, shown)];
+    return replaySession(shown, session, leaves);
+  });
 }
 
 export const replayCommand: Command = {
   name: "replay",
-  summary: "Replay branches through the reducers and print each branch's state (never writes).",
-  usage: "context-kit replay FILE|DIR... [--leaf ID | --all] [--json]",
-  options: { ...JSON_OPTION, leaf: { type: "string" }, all: { type: "boolean", default: false } },
-  async run({ values, positionals, cwd, progress }) {
-    const leaf = values.leaf as string | undefined;
-    if (leaf !== undefined && values.all) throw new UsageError("--leaf and --all exclude each other");
-    if (isSingleFile(positionals, cwd)) {
-      const path = singleFile(positionals, cwd);
-      const shown = relative(cwd, path) || path;
-      const session = loadInput(path, shown);
-      if (leaf !== undefined && !session.tree.get(leaf)) throw new UsageError(`no entry ${leaf} in ${shown}`);
-      const report = replaySession(shown, session, leaf === undefined ? undefined : [leaf]);
-      return { exitCode: session.log.unusable ? 2 : 0, json: report, text: formatReplay(report) };
-    }
-    if (leaf !== undefined) throw new UsageError("--leaf needs exactly one session file");
-    const paths = expandInputs(positionals, cwd);
-    const items = paths.map((path) => ({ path, shown: relative(cwd, path) || path }));
-    const reports = await mapFiles({ module: import.meta.url, name: "replayFile", fn: replayFile }, items, {
-      progress: (done, total) => progress(done < total ? `replay ${done}/${total}` : ""),
-    });
-    return {
-      exitCode: reports.some((r) => r.unusable) ? 2 : 0,
-      json: { files: reports },
-      text: reports.map(formatReplay).join("\n\n"),
-    };
+  summary: "Replay every branch through the reducers and print each branch's folded state (never writes).",
+  usage: "FILE|DIR... [--leaf ID] [--json | --ndjson]",
+  description:
+    "Folds each branch of the tree (root to leaf) through the kit's reducers and prints its state: the current request, model, denied scopes, file issues, verification revision and checks, recovery anchor and any stall. The active branch is marked *, others say where they fork from it. A folder stands for every *.jsonl below it. Exit 2 when a file is unreadable or not a Pi session file (the others are still replayed).",
+  options: { ...FILES_JSON_OPTIONS, leaf: { type: "string" } },
+  optionHelp: {
+    "--leaf ID": "replay only the branch that ends at this entry (one file only; a unique prefix of the id is enough)",
+    ...FILES_JSON_HELP,
+  },
+  examples: [
+    "context-kit replay session.jsonl",
+    "context-kit replay session.jsonl --leaf 0000706a --json",
+    "context-kit replay ~/.pi/agent/sessions --ndjson",
+  ],
+  async run(context) {
+    const leaf = context.values.leaf as string | undefined;
+    const items = expandInputs(context.positionals, context.cwd);
+    if (leaf !== undefined && items.length !== 1) throw new UsageError("--leaf needs exactly one session file");
+    return runOverFiles<ReplayReport>(
+      {
+        name: "replay",
+        task:
+          leaf === undefined
+            ? { module: import.meta.url, name: "replayFile", fn: replayFile }
+            : { module: import.meta.url, name: "replayFile", fn: (path, shown) => replayFile(path, shown, leaf) },
+        format: formatReplay,
+        verdict: () => ({ exitCode: 0, label: "ok" }),
+      },
+      context,
+      items,
+    );
   },
 };

@@ -4,8 +4,11 @@ import { buildPageModel } from "../../report/page-model.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
 import { renderSessionPage } from "../../report/render-session-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
-import { type Command, InputError, JSON_OPTION, UsageError } from "../command.js";
+import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
+import { type FileFailure, failureLine, isFailure, settle } from "../file-outcome.js";
 import { expandInputs, loadInput } from "../inputs.js";
+import type { CommandResultWithStderr } from "../run.js";
+import { plural } from "../text.js";
 
 export interface ReportPage {
   file: string;
@@ -21,6 +24,8 @@ export interface ReportResult {
   /** The folder's index page; null for a single file. */
   index: string | null;
   pages: ReportPage[];
+  /** Files below the folder that could not be read: no page, named here and on stderr. */
+  failures: FileFailure[];
 }
 
 function writeSessionPage(path: string, shown: string, page: string, indexHref?: string): ReportPage {
@@ -68,15 +73,29 @@ function formatResult(result: ReportResult, cwd: string): string {
   const lines = result.pages.map(
     (p) => `${p.file} -> ${show(p.page)} (${Math.ceil(p.bytes / 1024)} KiB): ${formatSummary(p.summary)}`,
   );
-  if (result.index) lines.unshift(`wrote ${show(result.index)} (${result.pages.length} sessions)`);
+  lines.push(...result.failures.map((f) => `${f.file}: ${f.error.code}: no page (${f.error.message})`));
+  if (result.index) {
+    lines.unshift(`wrote ${show(result.index)} (${plural(result.pages.length, "session")})`);
+  }
   return lines.join("\n");
 }
 
 export const reportCommand: Command = {
   name: "report",
   summary: "Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).",
-  usage: "context-kit report FILE|DIR --out PATH [--json]",
+  usage: "FILE|DIR --out PATH [--json]",
+  description:
+    "Writes one HTML page per session: the tree of branches, each branch's entries beside the messages the model receives, the folded state at any entry, two branches side by side, and the reader's diagnostics. The page is one self-contained file (no network, a strict Content-Security-Policy) and shows the session's numbers even without JavaScript. For a folder it writes PATH/index.html, one row per session, and PATH/sessions/*.html. Exit 2 when a file is unreadable (it gets no page) or not a Pi session file (its page says why); the others are still written.",
   options: { ...JSON_OPTION, out: { type: "string" } },
+  optionHelp: {
+    "--out PATH":
+      "required: the page to write for a file (a folder there gets FILE.html), or the folder to write a folder's pages into",
+    ...JSON_HELP,
+  },
+  examples: [
+    "context-kit report session.jsonl --out session.html",
+    "context-kit report ~/.pi/agent/sessions --out audit/   # then open audit/index.html",
+  ],
   run({ values, positionals, cwd, progress }) {
     if (positionals.length !== 1) throw new UsageError("name one session file or folder");
     const out = values.out;
@@ -86,31 +105,41 @@ export const reportCommand: Command = {
     const input = resolve(cwd, given);
     let result: ReportResult;
     if (isDirectory(input)) {
-      if (files.length === 0) throw new InputError("E_READ", `${given}: no session files (*.jsonl) below it`);
       const outDir = resolve(cwd, out);
-      const names = pageNames(files, input);
-      const pages = files.map((file, i) => {
+      const names = pageNames(
+        files.map((f) => f.path),
+        input,
+      );
+      const pages: ReportPage[] = [];
+      const rows: IndexRow[] = [];
+      const failures: FileFailure[] = [];
+      files.forEach((file, i) => {
         progress(`report ${i + 1}/${files.length}`);
         const page = join(outDir, "sessions", names[i] as string);
-        return writeSessionPage(file, relative(cwd, file) || file, page, "../index.html");
+        const written = settle(file.shown, () => writeSessionPage(file.path, file.shown, page, "../index.html"));
+        if (isFailure(written)) {
+          failures.push(written);
+          return;
+        }
+        pages.push(written);
+        rows.push({ file: written.file, href: `sessions/${names[i]}`, summary: written.summary });
       });
-      const rows: IndexRow[] = pages.map((p, i) => ({
-        file: p.file,
-        href: `sessions/${names[i]}`,
-        summary: p.summary,
-      }));
+      progress("");
       const index = join(outDir, "index.html");
-      writeFileSync(index, renderIndexPage(relative(cwd, input) || basename(input), rows));
-      result = { out: outDir, index, pages };
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(index, renderIndexPage(given, rows));
+      result = { out: outDir, index, pages, failures };
     } else {
       let page = resolve(cwd, out);
       if (isDirectory(page)) page = join(page, `${basename(input).replace(/\.jsonl$/, "")}.html`);
       if (page === input || page.endsWith(".jsonl")) {
         throw new UsageError("--out must name the HTML page to write, not a session file");
       }
-      result = { out: page, index: null, pages: [writeSessionPage(input, relative(cwd, input) || input, page)] };
+      result = { out: page, index: null, pages: [writeSessionPage(input, given, page)], failures: [] };
     }
-    const unusable = result.pages.some((p) => p.summary.unusable);
-    return { exitCode: unusable ? 2 : 0, json: result, text: formatResult(result, cwd) };
+    const bad = result.failures.length > 0 || result.pages.some((p) => p.summary.unusable);
+    const done: CommandResultWithStderr = { exitCode: bad ? 2 : 0, json: result, text: formatResult(result, cwd) };
+    if (result.failures.length > 0) done.stderr = result.failures.map((f) => `${failureLine("report", f)}\n`).join("");
+    return done;
   },
 };

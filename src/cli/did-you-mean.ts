@@ -1,0 +1,35 @@
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** The closest known name to a mistyped one, when it is close enough to be what was meant. */
+export function closest(given: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const name of known) {
+    const d = name.startsWith(given) && given.length >= 2 ? 0.5 : distance(given, name);
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(given.length / 3)) ? best : null;
+}
+
+export function didYouMean(given: string, known: readonly string[]): string {
+  const match = closest(given, known);
+  return match ? ` (did you mean ${match}?)` : "";
+}

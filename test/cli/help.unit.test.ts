@@ -1,0 +1,289 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/cli/commands/index.js";
+import { usageLine } from "../../src/cli/help.js";
+import { runCli } from "../../src/cli/run.js";
+
+const help = async (...argv: string[]) => {
+  const out = await runCli(argv, { cwd: "." });
+  expect(out.exitCode).toBe(0);
+  expect(out.stderr).toBe("");
+  return out.stdout;
+};
+
+describe("help", () => {
+  it("explains every option of every command, and gives an example", () => {
+    for (const command of COMMANDS) {
+      const explained = Object.keys(command.optionHelp).map((flag) => flag.split(" ")[0]);
+      expect(explained.sort(), command.name).toEqual(
+        Object.keys(command.options)
+          .map((o) => `--${o}`)
+          .sort(),
+      );
+      for (const text of Object.values(command.optionHelp)) expect(text.length).toBeGreaterThan(15);
+      expect(command.examples.length, command.name).toBeGreaterThan(0);
+      for (const example of command.examples) expect(example).toMatch(new RegExp(`^context-kit ${command.name}\\b`));
+    }
+  });
+
+  it("agrees with the README's command table", () => {
+    const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("| command | what it does |"));
+    const rows = table
+      .split("\n")
+      .slice(2)
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => (line.match(/^\| `(.+?)` \|/)?.[1] ?? "").replaceAll("\\|", "|"));
+    expect(rows).toEqual(COMMANDS.map((c) => usageLine(c).replace(/^context-kit /, "")));
+  });
+
+  it("context-kit --help", async () => {
+    expect(await help("--help")).toMatchInlineSnapshot(`
+      "context-kit: offline tools for Pi session files (read-only, except recover, which only appends)
+
+      Usage: context-kit <command> [options]
+
+      Commands:
+        inspect  Header, entry counts, tree shape and diagnostics of session files (never writes).
+        replay   Replay every branch through the reducers and print each branch's folded state (never writes).
+        view     Show what the model would be sent for a leaf: the recovery view when the branch has an anchor.
+        check    Check what the model would see on every branch of every session file (a folder is searched).
+        detect   Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
+        recover  Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.
+        report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
+        bench    Benchmark the kit side by side with the host: load, replay, per-request cost, peak memory (ratios).
+
+      Every command takes --json; inspect, replay and check also --ndjson. Exit codes: 0 ok, 1 a check found a
+      problem, 2 bad usage or input. Run \`context-kit <command> --help\` for a command's options and examples.
+      "
+    `);
+  });
+
+  it("context-kit help inspect equals context-kit inspect --help", async () => {
+    expect(await help("help", "inspect")).toBe(await help("inspect", "--help"));
+  });
+
+  it("context-kit inspect --help", async () => {
+    expect(await help("inspect", "--help")).toMatchInlineSnapshot(`
+      "context-kit inspect: Header, entry counts, tree shape and diagnostics of session files (never writes).
+
+      Usage: context-kit inspect FILE|DIR... [--strict] [--json | --ndjson]
+
+      Reads each session file as the host does and prints its header, entries by type, roots, leaves with
+      their depths, the active leaf and every diagnostic (file, line, code and what the host loses:
+      dropped lines, orphaned branches, lost compactions). A folder stands for every *.jsonl below it;
+      several files run in parallel and end with one summary line. Exit 2 when a file is unreadable or not
+      a Pi session file (the others are still inspected).
+
+      Options:
+        --strict    exit 1 when any file has an error diagnostic (a line the host drops or an entry it
+                    re-parents)
+        --json      print one JSON document, {files: [...], summary}, whatever the number of files
+        --ndjson    print one JSON line per file as each is done (the same objects as --json's files), for
+                    batch runs that split a folder across machines and merge the lines
+        -h, --help  this help
+
+      Examples:
+        context-kit inspect ~/.pi/agent/sessions
+        context-kit inspect session.jsonl --strict
+        context-kit inspect sessions/ --ndjson > inspect.ndjson
+      "
+    `);
+  });
+
+  it("context-kit replay --help", async () => {
+    expect(await help("replay", "--help")).toMatchInlineSnapshot(`
+      "context-kit replay: Replay every branch through the reducers and print each branch's folded state (never writes).
+
+      Usage: context-kit replay FILE|DIR... [--leaf ID] [--json | --ndjson]
+
+      Folds each branch of the tree (root to leaf) through the kit's reducers and prints its state: the
+      current request, model, denied scopes, file issues, verification revision and checks, recovery
+      anchor and any stall. The active branch is marked *, others say where they fork from it. A folder
+      stands for every *.jsonl below it. Exit 2 when a file is unreadable or not a Pi session file (the
+      others are still replayed).
+
+      Options:
+        --leaf ID   replay only the branch that ends at this entry (one file only; a unique prefix of the
+                    id is enough)
+        --json      print one JSON document, {files: [...], summary}, whatever the number of files
+        --ndjson    print one JSON line per file as each is done (the same objects as --json's files), for
+                    batch runs that split a folder across machines and merge the lines
+        -h, --help  this help
+
+      Examples:
+        context-kit replay session.jsonl
+        context-kit replay session.jsonl --leaf 0000706a --json
+        context-kit replay ~/.pi/agent/sessions --ndjson
+      "
+    `);
+  });
+
+  it("context-kit view --help", async () => {
+    expect(await help("view", "--help")).toMatchInlineSnapshot(`
+      "context-kit view: Show what the model would be sent for a leaf: the recovery view when the branch has an anchor.
+
+      Usage: context-kit view FILE [--leaf ID] [--no-recovery] [--json]
+
+      Builds the messages the model would receive for the branch to a leaf (the active leaf unless
+      --leaf): the host's own context, or the recovery view when the branch has a recovery marker
+      (instructions, every user message of the branch, the marker and what follows it). Prints one row per
+      message with its role and text (a reply that ended in a provider error shows the error), what the
+      view leaves out and an estimate of the tokens saved. Exit 2 when the file is unreadable or not a Pi
+      session file.
+
+      Options:
+        --leaf ID      show the branch that ends at this entry instead of the active leaf (a unique prefix
+                       of the id is enough)
+        --no-recovery  show the host's own context even where a recovery marker applies (to compare the
+                       two)
+        --json         print one JSON document on stdout instead of text
+        -h, --help     this help
+
+      Examples:
+        context-kit view session.jsonl
+        context-kit view session.jsonl --leaf 0000706a --no-recovery --json
+      "
+    `);
+  });
+
+  it("context-kit check --help", async () => {
+    expect(await help("check", "--help")).toMatchInlineSnapshot(`
+      "context-kit check: Check what the model would see on every branch of every session file (a folder is searched).
+
+      Usage: context-kit check FILE|DIR... [--json | --ndjson]
+
+      For every leaf of every file, computes the outgoing view and checks the projection invariants (every
+      user message of the branch kept, tool calls paired with their results, a recovery view only from an
+      authentic marker, ...). Error diagnostics count as violations too: a line the host drops, an entry
+      it re-parents or a cycle changes what the model sees. Exit 1 on any violation, 2 when a file is
+      unreadable or not a Pi session file (the others are still checked).
+
+      Options:
+        --json      print one JSON document, {files: [...], summary}, whatever the number of files
+        --ndjson    print one JSON line per file as each is done (the same objects as --json's files), for
+                    batch runs that split a folder across machines and merge the lines
+        -h, --help  this help
+
+      Examples:
+        context-kit check ~/.pi/agent/sessions
+        context-kit check session.jsonl --json
+      "
+    `);
+  });
+
+  it("context-kit detect --help", async () => {
+    expect(await help("detect", "--help")).toMatchInlineSnapshot(`
+      "context-kit detect: Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
+
+      Usage: context-kit detect FILE [--leaf ID] [--fail-on-stall] [--json]
+
+      Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall:
+      three similar action-promise replies ("Let me check the file.", "我来检查一下编译错误。") with no tool call or
+      result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that
+      make the run. Exit 0 either way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi
+      session file.
+
+      Options:
+        --leaf ID        look at the branch that ends at this entry instead of the active leaf (a unique
+                         prefix of the id is enough)
+        --fail-on-stall  exit 1 when the leaf is stalled, for scripts and CI
+        --json           print one JSON document on stdout instead of text
+        -h, --help       this help
+
+      Examples:
+        context-kit detect session.jsonl
+        context-kit detect session.jsonl --leaf 00007065 --fail-on-stall
+      "
+    `);
+  });
+
+  it("context-kit recover --help", async () => {
+    expect(await help("recover", "--help")).toMatchInlineSnapshot(`
+      "context-kit recover: Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.
+
+      Usage: context-kit recover FILE [--dry-run] [--force] [--backup-dir DIR] [--evidence DIR] [--json]
+
+      For a session whose active leaf is stalled, appends one recovery marker (a visible CONTEXT_RECOVERED
+      host message) after it, so the next run (pi-context --session FILE, or pi with the kit) starts from
+      the recovery view. Checks the leaf is stalled, refuses while the session is in use, copies the file
+      to a backup first, appends under a lock and proves the original bytes unchanged (length and SHA-256
+      before and after). Running it again appends nothing. Exit 1 when there is nothing to recover, 2 on
+      bad input or when the file is in use.
+
+      Options:
+        --dry-run         check everything and say what would be appended, without writing anything
+        --force           append even when the session looks in use (another process has it open, or it
+                          changed in the last 10 s)
+        --backup-dir DIR  write the backup copy here instead of beside the session file
+        --evidence DIR    also write summary.json here: ids, byte counts and hashes before and after, the
+                          backup's path
+        --json            print one JSON document on stdout instead of text
+        -h, --help        this help
+
+      Examples:
+        context-kit recover session.jsonl --dry-run
+        context-kit recover session.jsonl --backup-dir backups --evidence evidence/run-1
+      "
+    `);
+  });
+
+  it("context-kit report --help", async () => {
+    expect(await help("report", "--help")).toMatchInlineSnapshot(`
+      "context-kit report: Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
+
+      Usage: context-kit report FILE|DIR --out PATH [--json]
+
+      Writes one HTML page per session: the tree of branches, each branch's entries beside the messages
+      the model receives, the folded state at any entry, two branches side by side, and the reader's
+      diagnostics. The page is one self-contained file (no network, a strict Content-Security-Policy) and
+      shows the session's numbers even without JavaScript. For a folder it writes PATH/index.html, one row
+      per session, and PATH/sessions/*.html. Exit 2 when a file is unreadable (it gets no page) or not a
+      Pi session file (its page says why); the others are still written.
+
+      Options:
+        --out PATH  required: the page to write for a file (a folder there gets FILE.html), or the folder
+                    to write a folder's pages into
+        --json      print one JSON document on stdout instead of text
+        -h, --help  this help
+
+      Examples:
+        context-kit report session.jsonl --out session.html
+        context-kit report ~/.pi/agent/sessions --out audit/   # then open audit/index.html
+      "
+    `);
+  });
+
+  it("context-kit bench --help", async () => {
+    expect(await help("bench", "--help")).toMatchInlineSnapshot(`
+      "context-kit bench: Benchmark the kit side by side with the host: load, replay, per-request cost, peak memory (ratios).
+
+      Usage: context-kit bench [--quick] [--out FILE] [--sessions DIR] [--json]
+
+      Measures the kit against the host in one run, side by side, and prints ratios kit/host (medians of
+      interleaved repetitions; below 1 the kit is faster or smaller): loading a file, replaying every
+      branch of a 25-leaf tree, the context hook's cost per request at 1k, 10k and 100k entries, and peak
+      memory on a 97 MB file. About 1.5 minutes.
+
+      Options:
+        --quick         smaller sessions and fewer repetitions, for a smoke run (seconds, not minutes)
+        --out FILE      also write the JSON results to FILE
+        --sessions DIR  load these real session files too (default: ../shared/pi-sessions when present,
+                        none with --quick)
+        --json          print one JSON document on stdout instead of text
+        -h, --help      this help
+
+      Examples:
+        context-kit bench
+        context-kit bench --quick --out bench-results/quick.json
+      "
+    `);
+  });
+
+  it("no command: the help on stdout and exit 2", async () => {
+    const out = await runCli([], { cwd: "." });
+    expect(out.exitCode).toBe(2);
+    expect(out.stdout).toBe(await help("--help"));
+  });
+});
