@@ -97,7 +97,16 @@ describe("view", () => {
   it("--json gives the contract fields; the recovery view keeps every user message and counts what it omitted", async () => {
     const { exitCode, doc } = await json(["view", RECOVERED]);
     expect(exitCode).toBe(0);
-    expect(Object.keys(doc).sort()).toEqual(["anchorId", "file", "leafId", "messages", "omitted", "tokensEstimate"]);
+    expect(Object.keys(doc).sort()).toEqual([
+      "anchorId",
+      "file",
+      "leafId",
+      "messages",
+      "omitted",
+      "requests",
+      "tokensEstimate",
+    ]);
+    expect(doc.requests).toEqual([]);
     expect(Object.keys(doc.omitted).sort()).toEqual(["assistant", "other", "toolResult"]);
     expect(Object.keys(doc.tokensEstimate).sort()).toEqual(["full", "view"]);
     expect(doc.anchorId).toBe(doc.leafId);
@@ -147,7 +156,8 @@ describe("view", () => {
     const { doc } = await json(["view", RECOVERED]);
     expect(out.stdout).toContain(`recovery view from marker ${doc.anchorId}`);
     expect(out.stdout).toMatch(/omitted: \d+ assistant replies, \d+ tool results, \d+ other/);
-    expect(out.stdout.trimEnd().split("\n")).toHaveLength(2 + doc.messages.length);
+    expect(out.stdout).toContain("no recorded request was made at this leaf");
+    expect(out.stdout.trimEnd().split("\n")).toHaveLength(3 + doc.messages.length);
     expect((await run(["view", STALLED])).stdout).toContain("as the host builds it");
   });
 });
@@ -200,8 +210,9 @@ describe("check", () => {
       join("sessions", "--home-ai-t003--", STALLED),
     ]);
     for (const f of doc.files) {
-      expect(Object.keys(f).sort()).toEqual(["branches", "file", "readerErrors", "violations"]);
+      expect(Object.keys(f).sort()).toEqual(["branches", "file", "readerErrors", "requests", "violations", "warnings"]);
       expect(f.violations).toEqual([]);
+      expect(f.requests).toMatchObject({ recorded: 0 });
     }
     expect(doc.files[0].branches).toBe(2);
   });

@@ -130,8 +130,8 @@ describe("help", () => {
       --leaf): the host's own context, or the recovery view when the branch has a recovery marker
       (instructions, every user message of the branch, the marker and what follows it). Prints one row per
       message with its role and text (a reply that ended in a provider error shows the error), what the
-      view leaves out and an estimate of the tokens saved. Exit 2 when the file is unreadable or not a Pi
-      session file.
+      view leaves out, an estimate of the tokens saved, and whether each request the kit recorded at this
+      leaf is reproduced. Exit 2 when the file is unreadable or not a Pi session file.
 
       Options:
         --leaf ID      show the branch that ends at this entry instead of the active leaf (a unique prefix
@@ -156,7 +156,8 @@ describe("help", () => {
 
       For every leaf of every file, computes the outgoing view and checks the projection invariants (every
       user message of the branch kept, tool calls paired with their results, a recovery view only from an
-      authentic marker, ...). Error diagnostics count as violations too: a line the host drops, an entry
+      authentic marker, ...), and recomputes every request the kit recorded (its digest) to say whether
+      the view reproduces it. Error diagnostics count as violations too: a line the host drops, an entry
       it re-parents or a cycle changes what the model sees. Exit 1 on any violation, 2 when a file is
       unreadable or not a Pi session file (the others are still checked).
 
