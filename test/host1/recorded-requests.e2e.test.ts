@@ -55,7 +55,7 @@ describe.skipIf(SKIP_HOST1)("on the Pi 1.x line, view reproduces every request a
     const requests = [...first.requests, ...second.requests];
     expect(expectViewsReproduceRequests(file, requests, convertToLlm)).toBe(5);
     const check = await runCli(["check", file], { cwd: sandbox.root });
-    expect(check.stdout).toContain("5 of 5 recorded request(s) reproduced");
+    expect(check.stdout).toContain("5 of 5 recorded requests reproduced");
     expect(check.exitCode).toBe(0);
   }, 150_000);
 });
