@@ -1,6 +1,6 @@
 import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
-import { ACCESS_DENIED, type DenialDetails } from "./contract/tool-details.js";
+import { denialOf } from "./contract/tool-details.js";
 import { exhaustive } from "./session.js";
 import type { DenialRecord } from "./state.js";
 
@@ -10,14 +10,7 @@ export function initialDenials(): DenialsSlice {
   return {};
 }
 
-/** A guarded tool's denial, read from the structured result (never from text). */
-export function denialOf(details: unknown): DenialDetails | null {
-  if (typeof details !== "object" || details === null) return null;
-  const d = details as Partial<DenialDetails>;
-  if (d.code !== ACCESS_DENIED || typeof d.scope !== "string") return null;
-  if (d.status !== "excluded" && d.status !== "outOfScope") return null;
-  return d as DenialDetails;
-}
+export { denialOf };
 
 /**
  * Denied scopes keyed by canonical directory: a reminder for the model, never an authorisation cache. A scope leaves

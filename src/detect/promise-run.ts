@@ -1,23 +1,15 @@
+import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
+import { exhaustive } from "../../reducers/session.js";
+import type { PromiseRunState } from "../../reducers/state.js";
 import { isPromiseReply } from "./reply-classifier.js";
 import { isSimilarReply } from "./similarity.js";
 
-export type RunEvent =
-  | { type: "assistant"; entryId: string; text: string; toolCalls: number; stopReason: string }
-  | { type: "toolResult" }
-  | { type: "user" }
-  | { type: "host" }
-  | { type: "anchor" };
-
 /**
  * Promise-only replies since the last reset that are similar to one another. `repliesSinceFirst` counts the counted
- * assistant replies from the run's first promise on, that one included.
+ * assistant replies from the run's first promise on, that one included. The reducer's state type, named for detection.
  */
-export interface PromiseRun {
-  promiseEntryIds: string[];
-  texts: string[];
-  repliesSinceFirst: number;
-  stalled: boolean;
-}
+export type PromiseRun = PromiseRunState;
+export type { RunEvent };
 
 export interface StallVerdict {
   stalled: boolean;
@@ -33,8 +25,7 @@ export const STALL_RUN_LENGTH = 3;
  * not a loop. A run that outgrows the window without stalling is dropped (the current promise starts a new one).
  */
 export const STALL_WINDOW = 6;
-/** Stop reasons of replies that were cut off: they neither count nor reset. */
-export const UNCOUNTED_STOP_REASONS: ReadonlySet<string> = new Set(["error", "aborted", "length"]);
+export { UNCOUNTED_STOP_REASONS };
 
 export const EMPTY_RUN: PromiseRun = Object.freeze({
   promiseEntryIds: Object.freeze([]) as unknown as string[],
@@ -115,8 +106,4 @@ function consume(run: PromiseRun): PromiseRun {
 
 function reset(run: PromiseRun): PromiseRun {
   return run.promiseEntryIds.length === 0 && !run.stalled ? run : EMPTY_RUN;
-}
-
-function exhaustive(event: never): never {
-  throw new Error(`unknown run event ${JSON.stringify(event)}`);
 }

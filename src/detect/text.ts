@@ -3,7 +3,6 @@
 const CJK_CHAR = "[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]";
 
 export const CJK_RUN = new RegExp(`${CJK_CHAR}+`, "gu");
-export const HAS_CJK = new RegExp(CJK_CHAR, "u");
 /** Letters and digits that are not CJK: one Latin (or Cyrillic, Greek, ...) word. */
 const WORD_CHAR = "[[\\p{L}\\p{N}]--[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]]";
 export const WORD = new RegExp(`${WORD_CHAR}+(?:['\\-]${WORD_CHAR}+)*`, "gv");

@@ -28,9 +28,10 @@ export class LiveDigests {
 
   digest(hostMessages: readonly AgentMessage[], view: readonly AgentMessage[]): string {
     const known = new Map<AgentMessage, string>();
-    hostMessages.forEach((message, i) => {
+    for (let i = 0; i < hostMessages.length; i++) {
+      const message = hostMessages[i] as AgentMessage;
       // Host messages, summaries and bash runs are few and small, and share stamps more easily: hashed every time.
-      if (!REUSABLE.has(message.role)) return;
+      if (!REUSABLE.has(message.role)) continue;
       const w = witness(message);
       let d = this.witnesses[i] === w ? this.digests[i] : undefined;
       if (d === undefined) {
@@ -39,7 +40,7 @@ export class LiveDigests {
         this.digests[i] = d;
       }
       known.set(message, d);
-    });
+    }
     this.witnesses.length = hostMessages.length;
     this.digests.length = hostMessages.length;
     return requestDigest(view, (message) => known.get(message) ?? messageDigest(message));
