@@ -48,6 +48,8 @@ export interface VerificationSlice {
 
 /** The recent run of promise-only replies, kept by the stall detector's step function. */
 export interface PromiseRunState {
+  /** Counted text-only replies since the last tool activity, the latest few. */
+  recent: { entryId: string; text: string }[];
   promiseEntryIds: string[];
   texts: string[];
   repliesSinceFirst: number;

@@ -1,15 +1,27 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/session.js";
-import type { PromiseRunState } from "../../reducers/state.js";
-import { isPromiseReply } from "./reply-classifier.js";
-import { isSimilarReply } from "./similarity.js";
+import { classifyReply } from "./reply-classifier.js";
+import { classSimilarity, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
+
+export type { RunEvent };
+
+export interface RunReply {
+  entryId: string;
+  text: string;
+}
 
 /**
- * Promise-only replies since the last reset that are similar to one another. `repliesSinceFirst` counts the counted
- * assistant replies from the run's first promise on, that one included. The reducer's state type, named for detection.
+ * The counted text-only replies since the last tool call, tool result or anchor (the last `STALL_WINDOW` of them),
+ * and the largest group among them that promise the same thing. `repliesSinceFirst` counts the counted replies from
+ * that group's first promise on, that one included.
  */
-export type PromiseRun = PromiseRunState;
-export type { RunEvent };
+export interface PromiseRun {
+  recent: RunReply[];
+  promiseEntryIds: string[];
+  texts: string[];
+  repliesSinceFirst: number;
+  stalled: boolean;
+}
 
 export interface StallVerdict {
   stalled: boolean;
@@ -17,27 +29,29 @@ export interface StallVerdict {
   reason: string;
 }
 
-/** The observed loop: three similar promises in a row. Two are common in normal work (announce, then act). */
+/** The observed loop: three promises of the same action. Two are common in normal work (announce, then act). */
 export const STALL_RUN_LENGTH = 3;
 /**
- * The run must fit in this many assistant replies, counted from its first promise. Six lets a few short answers to
- * user nudges sit between the promises of one loop; promises further apart are ordinary planning in a long session,
- * not a loop. A run that outgrows the window without stalling is dropped (the current promise starts a new one).
+ * The run must fit in this many counted replies from its first promise. Six lets a few short answers to user nudges
+ * sit between the promises of one loop; promises further apart are ordinary planning, not a loop.
  */
 export const STALL_WINDOW = 6;
 export { UNCOUNTED_STOP_REASONS };
 
+const frozen = <T>(list: T[]) => Object.freeze(list) as unknown as T[];
+
 export const EMPTY_RUN: PromiseRun = Object.freeze({
-  promiseEntryIds: Object.freeze([]) as unknown as string[],
-  texts: Object.freeze([]) as unknown as string[],
+  recent: frozen<RunReply>([]),
+  promiseEntryIds: frozen<string>([]),
+  texts: frozen<string>([]),
   repliesSinceFirst: 0,
   stalled: false,
 });
 
 /**
- * One step. Tool calls, tool results and recovery anchors reset the run; user and host messages pass through. A new
- * promise joins the run when it is similar to at least one member (a paraphrase may drift from the first wording);
- * otherwise it starts a new run. Once stalled, a run stays stalled until a reset: nothing else answers the loop.
+ * One step. Tool calls, tool results and recovery anchors reset the run; user and host messages pass through. Replies
+ * are classified lazily: only once two text-only replies sit in the window (memoised per text). Once stalled, a run
+ * stays stalled until a reset: nothing else answers the loop.
  */
 export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
   switch (event.type) {
@@ -48,7 +62,9 @@ export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
     case "host":
       return run;
     case "assistant":
-      return afterReply(run, event);
+      if (UNCOUNTED_STOP_REASONS.has(event.stopReason)) return run;
+      if (event.toolCalls > 0) return reset(run);
+      return afterReply(run, { entryId: event.entryId, text: event.text });
     default:
       return exhaustive(event);
   }
@@ -61,7 +77,7 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
     return {
       stalled: true,
       promiseEntryIds: [...run.promiseEntryIds],
-      reason: `${n} similar action-promise replies without a tool call or result within ${run.repliesSinceFirst} replies`,
+      reason: `${n} action-promise replies about the same action without a tool call or result within ${run.repliesSinceFirst} replies`,
     };
   }
   const reason =
@@ -69,41 +85,60 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
   return { stalled: false, promiseEntryIds: [...run.promiseEntryIds], reason };
 }
 
-type AssistantEvent = Extract<RunEvent, { type: "assistant" }>;
-
-function afterReply(run: PromiseRun, reply: AssistantEvent): PromiseRun {
-  if (UNCOUNTED_STOP_REASONS.has(reply.stopReason)) return run;
-  if (reply.toolCalls > 0) return reset(run);
-  const isPromise = isPromiseReply(reply.text);
-  const open = run.promiseEntryIds.length > 0;
-  if (!isPromise) return open ? consume(run) : run;
-  if (!open) return start(reply);
-  if (run.stalled) return join(run, reply);
-  if (run.repliesSinceFirst >= STALL_WINDOW) return start(reply);
-  if (!run.texts.some((text) => isSimilarReply(text, reply.text))) return start(reply);
-  return join(run, reply);
-}
-
-function start(reply: AssistantEvent): PromiseRun {
-  return { promiseEntryIds: [reply.entryId], texts: [reply.text], repliesSinceFirst: 1, stalled: false };
-}
-
-function join(run: PromiseRun, reply: AssistantEvent): PromiseRun {
-  const promiseEntryIds = [...run.promiseEntryIds, reply.entryId];
+function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
+  if (run.stalled) {
+    const joins = isCandidate(reply) && run.texts.some((text) => similar(text, reply.text));
+    return {
+      ...run,
+      promiseEntryIds: joins ? [...run.promiseEntryIds, reply.entryId] : run.promiseEntryIds,
+      texts: joins ? [...run.texts, reply.text] : run.texts,
+      repliesSinceFirst: run.repliesSinceFirst + 1,
+    };
+  }
+  const recent = [...run.recent, reply].slice(-STALL_WINDOW);
+  if (recent.length < 2) return { ...EMPTY_RUN, recent };
+  const group = largestGroup(recent);
+  const first = group[0] ? recent.indexOf(group[0]) : recent.length;
   return {
-    promiseEntryIds,
-    texts: [...run.texts, reply.text],
-    repliesSinceFirst: run.repliesSinceFirst + 1,
-    stalled: run.stalled || promiseEntryIds.length >= STALL_RUN_LENGTH,
+    recent,
+    promiseEntryIds: group.map((r) => r.entryId),
+    texts: group.map((r) => r.text),
+    repliesSinceFirst: recent.length - first,
+    stalled: group.length >= STALL_RUN_LENGTH,
   };
 }
 
-/** A non-promise reply: no reset, but it uses up the window; an open run that outgrows it is dropped. */
-function consume(run: PromiseRun): PromiseRun {
-  if (!run.stalled && run.repliesSinceFirst >= STALL_WINDOW) return EMPTY_RUN;
-  return { ...run, repliesSinceFirst: run.repliesSinceFirst + 1 };
+function isCandidate(reply: RunReply): boolean {
+  return fallbackEligible(classifyReply(reply.text));
+}
+
+function similar(a: string, b: string): boolean {
+  return classSimilarity(classifyReply(a), classifyReply(b), a, b) >= SIMILARITY_THRESHOLD;
+}
+
+/** Connected groups of candidates under "similar" (a paraphrase may drift from the first wording); the largest, latest. */
+function largestGroup(recent: readonly RunReply[]): RunReply[] {
+  const candidates = recent.filter(isCandidate);
+  const group = new Map<RunReply, number>(candidates.map((r, i) => [r, i]));
+  const find = (r: RunReply): number => {
+    let g = group.get(r) as number;
+    while (g !== group.get(candidates[g] as RunReply)) g = group.get(candidates[g] as RunReply) as number;
+    return g;
+  };
+  for (let i = 0; i < candidates.length; i++) {
+    for (let j = i + 1; j < candidates.length; j++) {
+      const a = candidates[i] as RunReply;
+      const b = candidates[j] as RunReply;
+      if (find(a) !== find(b) && similar(a.text, b.text)) group.set(candidates[find(b)] as RunReply, find(a));
+    }
+  }
+  const members = new Map<number, RunReply[]>();
+  for (const r of candidates) members.set(find(r), [...(members.get(find(r)) ?? []), r]);
+  let best: RunReply[] = [];
+  for (const list of members.values()) if (list.length >= best.length) best = list;
+  return best.length >= 2 ? best : [];
 }
 
 function reset(run: PromiseRun): PromiseRun {
-  return run.promiseEntryIds.length === 0 && !run.stalled ? run : EMPTY_RUN;
+  return run.recent.length === 0 && !run.stalled ? run : EMPTY_RUN;
 }

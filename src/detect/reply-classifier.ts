@@ -1,216 +1,275 @@
-import { cjkChars, normalize, sentences, untilSentenceEnd, words } from "./text.js";
+import { KANA_OR_HANGUL } from "./han.js";
+import { type Clause, findClauses, objectTokens } from "./intent.js";
+import { type Lexicon, lexicon } from "./lexicon.js";
+import { readOtherScript } from "./other-script.js";
+import { normalizeText, splitSentences, units } from "./units.js";
 
-export type ReplyKind = "promise" | "factual" | "deliverable" | "question" | "refusal" | "blocker" | "empty";
+export type ReplyKind =
+  | "promise"
+  | "deliverable"
+  | "question"
+  | "refusal"
+  | "blocker"
+  | "conditional"
+  | "past"
+  | "status"
+  | "factual"
+  | "unknown-language"
+  | "empty";
+
+export type ReplyLang = "en" | "zh" | "mixed" | "other";
+
+/** What a promise is about: its action and object. */
+export interface Intent {
+  action: string;
+  object: string[];
+  verb: string;
+  lead: string;
+}
 
 export interface ReplyClass {
   kind: ReplyKind;
   reason: string;
+  lang: ReplyLang;
+  /** The promised actions (only for "promise"). */
+  intents: Intent[];
 }
 
-/** Codes the kit and its host tools emit when work cannot go on. */
-export const KNOWN_BLOCKER_CODES: readonly string[] = [
-  "BLOCKED",
-  "CONTEXT_ACCESS_DENIED",
-  "VERIFICATION_INCOMPLETE",
-  "STALLED_NO_TOOL_PROGRESS",
-  "READ_ACCESS_DENIED",
-  "FILE_NOT_FOUND",
-  "FILE_TOO_LARGE",
-  "UNSUPPORTED_BINARY",
-  "UNSUPPORTED_FILE_TYPE",
-];
-/** Any other UPPER_SNAKE code whose last part says why work stopped, when stated (opens a line, or by a colon). */
-export const BLOCKER_CODE_ENDINGS: readonly string[] = [
-  "DENIED",
-  "BLOCKED",
-  "INCOMPLETE",
-  "PROGRESS",
-  "FAILED",
-  "FAILURE",
-  "FOUND",
-  "UNAVAILABLE",
-  "UNSUPPORTED",
-  "FORBIDDEN",
-  "REFUSED",
-  "EXCEEDED",
-  "TIMEOUT",
-  "MISSING",
-  "REQUIRED",
-];
-const UPPER_SNAKE = /(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])/g;
-const BLOCKED_PREFIX = /(?<![\w-])(?:BLOCKED|BLOCKER)\s*[:：]/;
-
-export const EN_REFUSALS: readonly string[] = [
-  "i can't help",
-  "i cannot help",
-  "i can't assist",
-  "i cannot assist",
-  "i won't",
-  "i will not",
-  "i'm unable to help",
-  "i am unable to help",
-  "i'm not able to help",
-  "i must decline",
-  "i'm sorry, but i can't",
-  "i'm sorry, but i cannot",
-  "i can't do that",
-  "i cannot do that",
-];
-export const ZH_REFUSALS: readonly string[] = [
-  "我不能帮",
-  "我无法帮",
-  "我不能协助",
-  "我无法协助",
-  "我拒绝",
-  "恕我不能",
-  "恕难从命",
-  "抱歉，我不能",
-  "抱歉，我无法",
-  "我不会这样做",
-];
-
-/** Phrases that hand the turn back to the user. A reply that ends in a question mark does too. */
-export const EN_USER_QUESTIONS: readonly string[] = [
-  "would you like",
-  "do you want",
-  "should i",
-  "shall i",
-  "could you",
-  "can you",
-  "please confirm",
-  "please let me know",
-  "let me know",
-  "which one do you",
-];
-export const ZH_USER_QUESTIONS: readonly string[] = [
-  "你希望",
-  "您希望",
-  "你想要",
-  "您想要",
-  "请问",
-  "需要我",
-  "要不要",
-  "是否需要",
-  "请确认",
-  "请告诉我",
-  "你能否",
-  "您能否",
-];
-
-/** Word + CJK-character weight above which a reply is an analysis, not a one-line announcement. */
-export const LONG_REPLY_UNITS = 60;
-const CODE_FENCE = /```|~~~/;
-const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/m;
-const LIST_ITEM = /^\s*(?:[-*+•]|\d+[.)、]|[一二三四五六七八九十]+、)\s*\S/;
-
-/** Openers that announce an action, followed closely by an action verb. */
-export const EN_PROMISE_LEADS: readonly string[] = [
-  "let me",
-  "let's",
-  "let us",
-  "i'll",
-  "i will",
-  "i shall",
-  "i'm going to",
-  "i am going to",
-  "i'm gonna",
-  "i'm about to",
-  "i need to",
-  "i'd like to",
-  "i want to",
-  "we'll",
-  "we will",
-  "allow me to",
-];
-// biome-ignore format: a word list reads better packed
-export const EN_ACTION_VERBS: readonly string[] = [
-  "check", "look", "review", "read", "inspect", "examine", "open", "run", "rerun", "re-run", "verify",
-  "investigate", "analyze", "analyse", "search", "find", "fix", "confirm", "explore", "scan", "see", "dig", "dive",
-  "debug", "test", "build", "compile", "try", "grep", "list", "trace", "compare", "fetch", "load", "figure",
-  "pull", "diagnose", "locate", "identify", "study", "query", "browse", "skim", "revisit", "recheck",
-  "double-check", "evaluate", "assess", "audit", "validate", "reproduce", "execute", "start", "begin", "continue",
-  "proceed", "work", "update", "edit", "modify", "patch", "resolve", "address", "handle", "implement", "write",
-  "create", "add", "refactor", "install",
-];
-/** Words looked at after a lead: "I'll go ahead and check", "let me first take a quick look". */
-export const EN_VERB_WINDOW = 5;
-/** A whole short reply that is only a progress gerund: "Checking the compiler errors now." */
-export const EN_GERUND_MAX_WORDS = 8;
-
-export const ZH_PROMISE_LEADS: readonly string[] = [
-  "让我",
-  "我来",
-  "我先",
-  "我会",
-  "我将",
-  "我要",
-  "我去",
-  "我再",
-  "我这就",
-  "我马上",
-  "我现在",
-  "我准备",
-  "我打算",
-  "我正在",
-  "我们来",
-  "我们先",
-  "接下来",
-  "首先",
-  "先来",
-];
-// biome-ignore format: a word list reads better packed
-export const ZH_ACTION_VERBS: readonly string[] = [
-  "检查", "查看", "看一下", "看看", "看下", "看一看", "瞧瞧", "确认", "阅读", "读取", "读一下", "分析", "排查",
-  "运行", "执行", "修复", "处理", "核对", "审查", "梳理", "研究", "搜索", "查找", "打开", "编译", "测试", "定位",
-  "了解", "调查", "验证", "检索", "查一下", "查询", "修改", "跑一下", "试试", "尝试", "复查", "浏览", "翻看",
-];
-/** Characters allowed between a Chinese lead and its verb: "让我先仔细地检查". */
-export const ZH_VERB_WINDOW = 6;
-/** Acknowledgements stripped before looking at how a reply opens. */
-const ACKNOWLEDGEMENT = /^(?:ok(?:ay)?|sure|alright|got it|好的|好|嗯|收到|明白)[,，.。!！\s]+/;
+/** Prose (words + Han characters / 2) before the first promise above which a reply is an answer, not a promise. */
+export const LONG_LEAD_UNITS = 60;
+/** Prose after the last promise above which the reply went on to deliver something. */
+export const LONG_TAIL_UNITS = 30;
+/** Replies memoised by text: the fold sees each text once per branch, siblings and re-folds hit the cache. */
+const MEMO_LIMIT = 4096;
+const memo = new Map<string, ReplyClass>();
 
 export function classifyReply(text: string): ReplyClass {
-  const raw = text.trim();
-  if (raw.length === 0) return { kind: "empty", reason: "no text" };
-  const blocker = blockerCode(raw);
-  if (blocker) return { kind: "blocker", reason: `states blocker ${blocker}` };
-  const lower = normalize(raw);
-  const refusal = firstIncluded(lower, EN_REFUSALS) ?? firstIncluded(lower, ZH_REFUSALS);
-  if (refusal) return { kind: "refusal", reason: `declines: "${refusal}"` };
-  const question = userQuestion(lower);
-  if (question) return { kind: "question", reason: question };
-  const deliverable = deliverableShape(raw);
-  if (deliverable) return { kind: "deliverable", reason: deliverable };
-  const promise = promisePhrase(lower);
-  if (promise) return { kind: "promise", reason: `announces an action: "${promise}"` };
-  return { kind: "factual", reason: "no action-promise phrase" };
+  const known = memo.get(text);
+  if (known) return known;
+  const result = classify(text);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(text, result);
+  return result;
 }
 
 export function isPromiseReply(text: string): boolean {
-  return mayBePromise(text) && classifyReply(text).kind === "promise";
+  return classifyReply(text).kind === "promise";
 }
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const result = (kind: ReplyKind, reason: string, lang: ReplyLang, intents: Intent[] = []): ReplyClass => ({
+  kind,
+  reason,
+  lang,
+  intents,
+});
+
+const CODE_BLOCK = /(```|~~~)[^\n]*\n?[\s\S]*?(?:\1|$)/g;
+const BLOCKQUOTE = /^[ \t]*>.*$/gm;
+/** Quoted text (with a space or a Han character inside) and inline code with prose in it: not the reply's own words. */
+const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』|`[^`\n]*(?:\p{Script=Han}|\/\/|#\s)[^`\n]*`/gu;
+const LIST_ITEM = /^\s*(?:[-*+•]\s|\d+[.)]\s|\d+、|[一二三四五六七八九十]+、)\s*/;
+/** A code block stands in the prose as one line of its own with this mark, so its place among the sentences stays. */
+const CODE_MARK = "\u0001code";
+const TABLE_LINE = /^\s*\|.*\|\s*$/;
+
+interface Sentence {
+  seq: string[];
+  clauses: Clause[];
+  text: string;
+  listItem: boolean;
+  /** Units of a code block standing here, null for prose. */
+  code: string[] | null;
+}
+
+function classify(text: string): ReplyClass {
+  const raw = text.trim();
+  if (raw.length === 0) return result("empty", "no text", "other");
+  const lex = lexicon();
+  const blocker = blockerCode(raw, lex);
+  const normalized = normalizeText(raw);
+  const codes: string[] = [];
+  const prose = normalized
+    .replace(CODE_BLOCK, (block) => {
+      codes.push(block.replace(/^(```|~~~)[^\n]*|(```|~~~)$/g, ""));
+      return `\n${CODE_MARK}${codes.length - 1}\n`;
+    })
+    .replace(BLOCKQUOTE, "")
+    .replace(QUOTED, " ");
+  const codeBlocks = codes.length;
+  const lang = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);
+  if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, lang);
+  const other = KANA_OR_HANGUL.test(raw) ? readOtherScript(raw) : null;
+  if (other) return result(other.kind, other.reason, lang, other.intents);
+  const refusal = lex.refusals.find((r) => prose.includes(r));
+  if (refusal) return result("refusal", `declines: "${refusal}"`, lang);
+
+  const sentences: Sentence[] = splitSentences(prose).map((s) => {
+    if (s.startsWith(CODE_MARK)) {
+      const code = units(codes[Number(s.slice(CODE_MARK.length))] ?? "");
+      return { seq: [], clauses: [], text: "", listItem: false, code };
+    }
+    const seq = units(s);
+    return { seq, clauses: findClauses(seq), text: s, listItem: LIST_ITEM.test(s) || TABLE_LINE.test(s), code: null };
+  });
+  const handBack = handBackOf(sentences, lex);
+  if (handBack) return result("question", handBack, lang);
+
+  const promises: { sentence: number; clause: Clause }[] = [];
+  sentences.forEach((s, i) => {
+    for (const c of s.clauses) {
+      if (c.action !== null && !c.conditional && !c.past && !c.status) promises.push({ sentence: i, clause: c });
+    }
+  });
+  const all = sentences.flatMap((s) => s.clauses);
+  if (promises.length === 0) {
+    const deliverable = all.find((c) => c.action === null && !c.conditional);
+    if (deliverable) return result("deliverable", `delivers: "${deliverable.verb}"`, lang);
+    if (lang === "other" && shownCommand(sentences, sentences.findIndex((s) => s.code !== null) - 1)) {
+      return result(
+        "unknown-language",
+        "a command shown in a code block, in a language the lexicons do not read",
+        lang,
+      );
+    }
+    if (codeBlocks > 0 || sentences.some((s) => s.listItem)) {
+      return result("deliverable", "a code block, list or table", lang);
+    }
+    const shaped = all.find((c) => c.conditional) ?? all.find((c) => c.status) ?? all.find((c) => c.past);
+    if (shaped?.conditional) return result("conditional", `a promise under a condition: "${clauseText(shaped)}"`, lang);
+    if (shaped?.status) return result("status", `reports a state: "${clauseText(shaped)}"`, lang);
+    if (shaped?.past) return result("past", `tells what was done: "${clauseText(shaped)}"`, lang);
+    if (blocker) return result("blocker", `states blocker ${blocker.code}`, lang);
+    if (lang === "other") return result("unknown-language", "no English or Chinese text to read", lang);
+    return result("factual", "no action-promise phrase", lang);
+  }
+  const first = promises[0] as { sentence: number; clause: Clause };
+  const last = promises.at(-1) as { sentence: number; clause: Clause };
+  const before =
+    proseUnits(sentences.slice(0, first.sentence)) +
+    countUnits(sentences[first.sentence]?.seq.slice(0, first.clause.start) ?? []);
+  if (before >= LONG_LEAD_UNITS) return result("deliverable", `answers first (${before} units), then announces`, lang);
+  const after = tailUnits(sentences, last);
+  if (after >= LONG_TAIL_UNITS) return result("deliverable", `goes on after the promise (${after} units)`, lang);
+  const intents: Intent[] = promises.map(({ clause, sentence }) => ({
+    action: clause.action as string,
+    object:
+      clause === last.clause ? [...new Set([...clause.object, ...listedObjects(sentences, sentence)])] : clause.object,
+    verb: clause.verb,
+    lead: clause.lead,
+  }));
+  const shown = shownCommand(sentences, last.sentence);
+  if (shown)
+    intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
+  const named = intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(", ");
+  return result("promise", `announces ${named} via "${clauseText(last.clause)}"`, lang, intents);
+}
+
+/** "Let me check two things:" followed by short list items: the items are what it will check. */
+function listedObjects(sentences: readonly Sentence[], at: number): string[] {
+  if (sentences[at]?.seq.at(-1) !== ":") return [];
+  const out: string[] = [];
+  for (const s of sentences.slice(at + 1)) {
+    if (!s.listItem) break;
+    out.push(...objectTokens(s.seq));
+  }
+  return out;
+}
+
+/** "Let me run:" followed by a code block: the command it shows instead of running it. */
+function shownCommand(sentences: readonly Sentence[], at: number): string[] | null {
+  const code = sentences[at + 1]?.code;
+  if (!code || sentences[at]?.seq.at(-1) !== ":") return null;
+  return [...new Set(code.filter((u) => !BREAK_UNITS.has(u) && !/^-/.test(u)))];
+}
+
+const BREAK_UNITS = new Set([",", ":", "—", "–"]);
+
+function clauseText(c: Clause): string {
+  return `${c.lead === "(sentence opens with the verb)" ? "" : `${c.lead} … `}${c.verb}`;
+}
+
+function countUnits(seq: readonly string[]): number {
+  let latin = 0;
+  let han = 0;
+  for (const u of seq) {
+    if (u === "," || u === ":") continue;
+    if (/^\p{Script=Han}$/u.test(u)) han++;
+    else latin++;
+  }
+  return latin + Math.ceil(han / 2);
+}
+
+function proseUnits(sentences: readonly Sentence[]): number {
+  return sentences.reduce((n, s) => n + countUnits(s.seq), 0);
+}
+
+/** Prose after the last promise; short list items right after it are its objects ("check two things: - a - b"). */
+function tailUnits(sentences: readonly Sentence[], last: { sentence: number; clause: Clause }): number {
+  const rest = sentences[last.sentence]?.seq.slice(last.clause.end) ?? [];
+  const colon = rest.indexOf(":");
+  let n = colon === -1 ? 0 : countUnits(rest.slice(colon + 1));
+  let itemsAllowed = true;
+  for (const s of sentences.slice(last.sentence + 1)) {
+    const size = countUnits(s.seq);
+    if (itemsAllowed && (s.code !== null || (s.listItem && size <= 12))) continue;
+    itemsAllowed = false;
+    n += size;
+  }
+  return Math.max(0, n);
+}
+
+/** The reply hands the turn back: its last sentence asks the user, or asks the user to act. */
+function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null {
+  const lastTwo = sentences.filter((s) => !s.listItem).slice(-2);
+  for (const s of lastTwo) {
+    const phrase = lex.handBacks.find((h) => containsPhrase(s.text, h));
+    if (phrase) return `hands back: "${phrase}"`;
+  }
+  const last = lastTwo.at(-1);
+  if (!last) return null;
+  const question = last.text.replace(/["')\]」』\s]+$/, "");
+  if (!/[?]$|[吗呢]$|[吗呢][?]?$/.test(question)) return null;
+  if (endsWithTag(question.replace(/[?]+$/, "").trimEnd(), lex)) return null;
+  return "ends with a question to the user";
+}
+
+/** "I'll run the suite first, okay?" is a promise with a tag, not a question to the user. */
+function endsWithTag(body: string, lex: Lexicon): boolean {
+  return lex.tagQuestions.some((tag) => {
+    if (!body.endsWith(tag)) return false;
+    const rest = body.slice(0, -tag.length).trimEnd();
+    return /[,—–-]$|\p{Script=Han}$/u.test(rest);
+  });
+}
+
+function containsPhrase(text: string, phrase: string): boolean {
+  const at = text.indexOf(phrase);
+  if (at === -1) return false;
+  if (!/^[a-z]/.test(phrase)) return true;
+  const before = text[at - 1];
+  const after = text[at + phrase.length];
+  return (before === undefined || !/[\p{L}\p{N}']/u.test(before)) && (after === undefined || !/[a-z0-9']/.test(after));
+}
+
+const UPPER_SNAKE = /(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])/g;
 
 /**
- * A cheap test that is false only when `classifyReply` cannot return "promise": plain ASCII text (where normalising is
- * lower-casing) with no English lead phrase and more than one sentence. Everything else gets the full classifier.
+ * Codes that say work cannot go on. "Hard" ones (denied, blocked, unavailable ...) end the turn whatever follows;
+ * "soft" ones (BUILD_FAILED, MODULE_NOT_FOUND) only when the reply promises nothing.
  */
-export function mayBePromise(text: string): boolean {
-  if (!ASCII_ONLY.test(text)) return true;
-  const lower = text.toLowerCase();
-  return EN_PROMISE_LEADS.some((lead) => lower.includes(lead)) || sentences(lower.trim()).length <= 1;
-}
-
-function blockerCode(text: string): string | null {
-  if (BLOCKED_PREFIX.test(text)) return "BLOCKED:";
+function blockerCode(text: string, lex: Lexicon): { code: string; hard: boolean } | null {
+  const lower = text.normalize("NFKC").toLowerCase();
+  const prefix = lex.blockedPrefixes.find((p) => lower.startsWith(p) || lower.includes(`\n${p}`));
+  if (prefix) return { code: prefix.trim(), hard: true };
+  let soft: string | null = null;
   for (const match of text.matchAll(UPPER_SNAKE)) {
     const code = match[0];
-    if (KNOWN_BLOCKER_CODES.includes(code)) return code;
-    const endsLikeBlocker = BLOCKER_CODE_ENDINGS.some((end) => code.endsWith(`_${end}`));
-    if (endsLikeBlocker && isStated(text, match.index, code.length)) return code;
+    if (lex.blockerCodes.has(code)) return { code, hard: true };
+    if (!isStated(text, match.index, code.length)) continue;
+    if (lex.hardBlockerEndings.some((end) => code.endsWith(`_${end}`))) return { code, hard: true };
+    if (lex.softBlockerEndings.some((end) => code.endsWith(`_${end}`))) soft ??= code;
   }
-  return null;
+  return soft ? { code: soft, hard: false } : null;
 }
 
 /** "CODE: ..." or a line that opens with the code, as opposed to a code mentioned inside a sentence. */
@@ -220,93 +279,23 @@ function isStated(text: string, at: number, length: number): boolean {
   return /^[\s*`>#-]*$/.test(before) || /[:：]\s*[`*]*$/.test(before) || /^[`*]*\s*[:：]/.test(after);
 }
 
-function userQuestion(lower: string): string | null {
-  if (/[?？]["'”」)）\s]*$/.test(lower)) return "ends with a question to the user";
-  const phrase = firstIncluded(lower, EN_USER_QUESTIONS) ?? firstIncluded(lower, ZH_USER_QUESTIONS);
-  return phrase ? `asks the user: "${phrase.trim()}"` : null;
-}
+/** Letters of a script the lexicons do not read (Hangul, Kana, Cyrillic, Greek ...). */
+// biome-ignore lint/complexity/useRegexLiterals: a literal with the v flag needs an ES2024 target
+const OTHER_SCRIPT = new RegExp("[\\p{L}--[\\p{Script=Latin}\\p{Script=Han}]]", "v");
 
-function deliverableShape(raw: string): string | null {
-  if (CODE_FENCE.test(raw)) return "contains a code block";
-  if (TABLE_RULE.test(raw)) return "contains a table";
-  const items = raw.split("\n").filter((line) => LIST_ITEM.test(line)).length;
-  if (items >= 2) return `contains a list of ${items} items`;
-  const units = words(raw).length + Math.ceil(cjkChars(raw) / 2);
-  if (units >= LONG_REPLY_UNITS) return `long reply (${units} units)`;
-  return null;
-}
-
-function promisePhrase(lower: string): string | null {
-  for (const lead of [...EN_PROMISE_LEADS, ...ZH_PROMISE_LEADS]) {
-    for (const at of occurrences(lower, lead)) {
-      const rest = untilSentenceEnd(lower.slice(at + lead.length));
-      const verb = verbSoonAfter(rest);
-      if (verb) return `${lead} … ${verb}`;
-    }
+function languageOf(raw: string, seq: readonly string[], lex: Lexicon): ReplyLang {
+  if (KANA_OR_HANGUL.test(raw)) return "other";
+  let han = 0;
+  let english = 0;
+  let latin = 0;
+  for (const u of seq) {
+    if (/^\p{Script=Han}$/u.test(u)) han++;
+    else if (/^[a-z']+$/.test(u)) {
+      latin++;
+      if (lex.enStopWords.has(u) || lex.fillerUnits.has(u)) english++;
+    } else if (/^\p{L}+$/u.test(u)) latin++;
   }
-  const all = sentences(lower);
-  const opener = all[0]?.replace(ACKNOWLEDGEMENT, "") ?? "";
-  const first = words(opener);
-  if (all.length === 1 && first.length <= EN_GERUND_MAX_WORDS && isActionGerund(first[0])) return first[0] ?? null;
-  if (opener.startsWith("正在")) return zhVerbWithin(opener.slice(2));
-  return null;
-}
-
-function verbSoonAfter(rest: string): string | null {
-  const enVerb = words(rest)
-    .slice(0, EN_VERB_WINDOW)
-    .find((w) => isActionVerb(w));
-  return enVerb ?? zhVerbWithin(rest);
-}
-
-function zhVerbWithin(rest: string): string | null {
-  const head = rest.trimStart();
-  // "正在运行的进程" uses the verb as an attribute, not as an action.
-  const isAction = (verb: string) => {
-    const at = head.indexOf(verb);
-    return at !== -1 && at <= ZH_VERB_WINDOW && head[at + verb.length] !== "的";
-  };
-  return ZH_ACTION_VERBS.find(isAction) ?? null;
-}
-
-function isActionVerb(word: string): boolean {
-  return (
-    EN_ACTION_VERBS.some((verb) => word === verb || word === `${verb}s` || word === `${verb}ing`) ||
-    isActionGerund(word)
-  );
-}
-
-function isActionGerund(word: string | undefined): boolean {
-  if (!word?.endsWith("ing")) return false;
-  const stem = word.slice(0, -3);
-  return EN_ACTION_VERBS.some((verb) => stem === verb || `${stem}e` === verb || stem === `${verb}${verb.at(-1)}`);
-}
-
-/** Start indices where `phrase` occurs on word boundaries (CJK phrases match anywhere). */
-function occurrences(text: string, phrase: string): number[] {
-  const out: number[] = [];
-  const latin = /^[a-z]/.test(phrase);
-  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
-    const before = text[at - 1];
-    if (latin && before !== undefined && /[\p{L}\p{N}']/u.test(before)) continue;
-    const after = text[at + phrase.length];
-    if (latin && after !== undefined && /[a-z0-9']/.test(after)) continue;
-    out.push(at);
-  }
-  return out;
-}
-
-const normalizedPhrases = new Map<string, string>();
-
-function firstIncluded(text: string, phrases: readonly string[]): string | null {
-  return (
-    phrases.find((p) => {
-      let n = normalizedPhrases.get(p);
-      if (n === undefined) {
-        n = normalize(p);
-        normalizedPhrases.set(p, n);
-      }
-      return text.includes(n) && occurrences(text, n).length > 0;
-    }) ?? null
-  );
+  if (han > 0) return english >= 2 || latin >= 3 ? "mixed" : "zh";
+  if (OTHER_SCRIPT.test(raw.replace(/```[\s\S]*?```/g, ""))) return "other";
+  return latin >= 3 && english === 0 ? "other" : "en";
 }

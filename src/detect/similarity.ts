@@ -1,93 +1,118 @@
-import { CJK_RUN, normalize, words } from "./text.js";
+import { lexicon } from "./lexicon.js";
+import { classifyReply, type Intent, type ReplyClass } from "./reply-classifier.js";
 
 /**
- * Two replies at or above this Dice score say the same thing. Stop words and promise openers are dropped and
- * inspect-verbs folded first, so the score compares what a promise is about: paraphrases of one promise ("Let me
- * check the compiler errors." / "I'll look at the compiler errors again.") score 0.75-1, promises about different
- * things ("check the file" / "run the tests") score 0, and "check the file" / "check the compiler errors" 0.4.
- * Half the content tokens in common is the line.
+ * Two replies at or above this score promise the same thing: a compatible action (score 1) times how much their
+ * objects agree (weighted Dice; 1 when neither names one, 0.6 when one of them leaves it implicit: "Still checking.").
  */
-export const SIMILARITY_THRESHOLD = 0.5;
+export const SIMILARITY_THRESHOLD = 0.45;
+/** Character-bigram Dice above which two replies in a language the lexicons do not cover count as the same reply. */
+export const NEAR_IDENTICAL = 0.85;
+const IMPLICIT_OBJECT = 0.6;
 
-export const EN_STOP_WORDS: ReadonlySet<string> = new Set(
-  (
-    "a an the to of at in on for and or with from into by about as me i i'll i'm i'd ll m d s re ve let let's lets " +
-    "us we we'll will shall would going gonna now first then again just quickly also still this that these those it " +
-    "its it's is are be been my our your you some any all so ok okay sure please here there up out over before after"
-  ).split(" "),
-);
-/** Verbs that all mean "look at it" in a promise, folded to one token so paraphrases of one promise match. */
-export const EN_INSPECT_VERBS: ReadonlySet<string> = new Set(
-  "check recheck double-check look review inspect examine see investigate".split(" "),
-);
-/** Chinese fillers cut out before bigrams, longest first: "我来检查一下编译错误" keeps "检查" and "编译错误". */
-export const ZH_STOP_PHRASES: readonly string[] = [
-  "让我们",
-  "接下来",
-  "让我",
-  "我们",
-  "我来",
-  "我先",
-  "我会",
-  "我将",
-  "我要",
-  "我再",
-  "我去",
-  "一下",
-  "首先",
-  "现在",
-  "然后",
-  "好的",
-  "这个",
-  "那个",
-  "的",
-  "了",
-  "吧",
-  "呢",
-  "啊",
-  "我",
-  "先",
-  "再",
-];
+/** fix and edit both change code; inspect and search both look; `continue` ("I'll proceed with the migration") goes with any action. */
+function actionAffinity(a: string, b: string): number {
+  if (a === b) return 1;
+  if ((a === "fix" && b === "edit") || (a === "edit" && b === "fix")) return 1;
+  // "look up which version" and "check which version" ask the same question.
+  if ((a === "inspect" && b === "search") || (a === "search" && b === "inspect")) return 0.8;
+  if (a === "continue" || b === "continue") return 0.9;
+  return 0;
+}
 
-/** Dice coefficient over content tokens: Latin words, and character bigrams (a lone character) of CJK runs. */
-export function replySimilarity(a: string, b: string): number {
-  const left = contentTokens(a);
-  const right = contentTokens(b);
-  if (left.size === 0 || right.size === 0) {
-    return left.size === right.size && squash(a) === squash(b) ? 1 : 0;
-  }
+function weight(token: string): number {
+  const lex = lexicon();
+  if (lex.generic.has(token)) return 0.5;
+  return /[./_@]/.test(token) ? 2 : 1;
+}
+
+function weightOf(tokens: Iterable<string>): number {
+  let w = 0;
+  for (const t of new Set(tokens)) w += weight(t);
+  return w;
+}
+
+export function objectSimilarity(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  if (a.length === 0 || b.length === 0) return IMPLICIT_OBJECT;
+  const right = new Set(b);
   let shared = 0;
-  for (const token of left) if (right.has(token)) shared++;
-  return (2 * shared) / (left.size + right.size);
+  let total = 0;
+  for (const t of new Set(a)) {
+    const w = weight(t);
+    total += w;
+    if (right.has(t)) shared += 2 * w;
+  }
+  for (const t of right) total += weight(t);
+  if (total === 0) return 0;
+  // Mean of Dice and the overlap coefficient: a paraphrase may add detail to the same object.
+  const dice = shared / total;
+  const smaller = Math.min(weightOf(a), weightOf(right));
+  return Math.min(1, (dice + shared / 2 / smaller) / 2);
+}
+
+export function intentSimilarity(a: Intent, b: Intent): number {
+  const affinity = actionAffinity(a.action, b.action);
+  return affinity === 0 ? 0 : affinity * objectSimilarity(a.object, b.object);
+}
+
+/** Similarity of two classified replies: the best pair of their intents, or near-identical text as a fallback. */
+export function classSimilarity(a: ReplyClass, b: ReplyClass, textA: string, textB: string): number {
+  let best = 0;
+  for (const x of a.intents) for (const y of b.intents) best = Math.max(best, intentSimilarity(x, y));
+  if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && sameWords(textA, textB)) best = 1;
+  return best;
+}
+
+/** Replies the near-identical fallback may join: promises, and replies in a language the lexicons do not read. */
+export function fallbackEligible(c: ReplyClass): boolean {
+  return c.kind === "promise" || c.kind === "unknown-language";
+}
+
+export function replySimilarity(a: string, b: string): number {
+  return classSimilarity(classifyReply(a), classifyReply(b), a, b);
 }
 
 export function isSimilarReply(a: string, b: string): boolean {
   return replySimilarity(a, b) >= SIMILARITY_THRESHOLD;
 }
 
-export function contentTokens(text: string): Set<string> {
-  const lower = normalize(text);
-  const tokens = new Set<string>();
-  for (const word of words(lower)) if (!EN_STOP_WORDS.has(word)) tokens.add(wordToken(word));
-  for (const run of lower.match(CJK_RUN) ?? []) {
-    let cut = run;
-    for (const phrase of ZH_STOP_PHRASES) cut = cut.split(phrase).join(" ");
-    for (const piece of cut.split(" ")) {
-      const chars = [...piece];
-      if (chars.length === 1) tokens.add(piece);
-      for (let i = 0; i + 1 < chars.length; i++) tokens.add(`${chars[i]}${chars[i + 1]}`);
-    }
-  }
-  return tokens;
+/** The whole replies, or their last sentences (where a promise usually stands), are near-identical. */
+function sameWords(a: string, b: string): boolean {
+  return nearIdentical(a, b) >= NEAR_IDENTICAL || nearIdentical(lastSentence(a), lastSentence(b)) >= NEAR_IDENTICAL;
 }
 
-/** A light stem ("errors", "checking", "fixed" -> "error", "check", "fix") and the inspect-verb fold. */
-function wordToken(word: string): string {
-  const stem = word.length > 4 && !word.endsWith("ss") ? word.replace(/(?:ing|ed|s)$/, "") : word;
-  return EN_INSPECT_VERBS.has(stem) || EN_INSPECT_VERBS.has(word) ? "check" : stem;
+function lastSentence(text: string): string {
+  const parts = text
+    .trim()
+    .split(/(?<=[.!?。！？])\s*/u)
+    .filter((p) => squash(p).length > 0);
+  return parts.at(-1) ?? "";
 }
 
-function squash(text: string): string {
-  return normalize(text).replace(/[\s\p{P}]+/gu, "");
+/** Dice over character bigrams of the text without spaces and punctuation; 1 for equal texts. */
+export function nearIdentical(a: string, b: string): number {
+  const x = squash(a);
+  const y = squash(b);
+  if (x === y) return x.length > 0 ? 1 : 0;
+  const left = bigrams(x);
+  const right = bigrams(y);
+  if (left.size === 0 || right.size === 0) return 0;
+  let shared = 0;
+  for (const g of left) if (right.has(g)) shared++;
+  return (2 * shared) / (left.size + right.size);
+}
+
+export function squash(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, "");
+}
+
+function bigrams(text: string): Set<string> {
+  const chars = [...text];
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < chars.length; i++) out.add(`${chars[i]}${chars[i + 1]}`);
+  return out;
 }

@@ -58,7 +58,10 @@ export function formatStateSummary(s: StateSummary, indent = "    "): string[] {
   const lines: string[] = [];
   lines.push(`${indent}request ${s.request.currentRequestId ?? "-"}  model ${s.session.model ?? "-"}`);
   const checks = Object.entries(s.verification.checks)
-    .map(([name, c]) => `${name} ${c.status}${c.testsRun !== undefined ? ` (${c.testsRun} tests)` : ""}`)
+    .map(
+      ([name, c]) =>
+        `${name} ${c.status}${c.testsRun !== undefined ? ` (${c.testsRun} ${c.testsRun === 1 ? "test" : "tests"})` : ""}`,
+    )
     .join(", ");
   lines.push(
     `${indent}verification r${s.verification.revision}${checks ? `: ${checks}` : ""}; rounds ${s.verification.roundsThisRequest}${s.verification.incomplete ? "; INCOMPLETE" : ""}`,

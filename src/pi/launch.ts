@@ -3,6 +3,7 @@ import { HostCapabilitiesError, loadHostCapabilities } from "../tools/index.js";
 import { HostNotFound, loadHostModule, resolveHost } from "./host.js";
 import { agentDirFromEnv, createKitExtension } from "./kit-extension.js";
 import { LaunchRefused, planLaunch } from "./launcher.js";
+import { hostHelpText, launcherHelp, wantsHelp } from "./launcher-help.js";
 
 type HostMain = (args: string[], options?: { extensionFactories?: unknown[] }) => Promise<void>;
 
@@ -23,6 +24,10 @@ export async function launch(argv: string[], options: LaunchOptions = {}): Promi
       return 0;
     }
     const plan = planLaunch(argv, host);
+    if (plan.protect && wantsHelp(argv)) {
+      process.stdout.write(`${launcherHelp(host, hostHelpText(host))}\n`);
+      return 0;
+    }
     const policyRoot = process.cwd();
     if (plan.protect) await loadHostCapabilities({ projectRoot: policyRoot, agentDir: agentDirFromEnv() });
     const module = await loadHostModule(host);

@@ -4,7 +4,7 @@ import type { HostPackage } from "./host.js";
  * Flags that would bypass the kit (other prompts, tools, extensions, loaders or project trust): refused with exit
  * code 2 on both lines. Short forms count; flags only 1.x knows are refused on 0.73 too (it would exit 1 on them).
  */
-const REFUSED_FLAGS: Record<string, string> = {
+export const REFUSED_FLAGS: Record<string, string> = {
   "--system-prompt": "replaces the system prompt",
   "--append-system-prompt": "adds unchecked text to the system prompt",
   "--skill": "loads a skill outside the checked loader",

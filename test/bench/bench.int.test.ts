@@ -46,7 +46,9 @@ describe("context-kit bench --quick --json", () => {
         expect(finite(row[part].medianMs) && finite(row[part].p99Ms)).toBe(true);
       }
       expect(finite(row.rewriteRatio)).toBe(true);
-      expect(row.reductionsPerRequest).toBe(1);
+      // the appended message and the previous request's digest entry: each entry reduced once, whatever the length
+      expect(row.reductionsPerRequest).toBeGreaterThan(1);
+      expect(row.reductionsPerRequest).toBeLessThanOrEqual(2);
     }
     for (const key of ["kitMaxRssBytes", "hostMaxRssBytes", "ratio"]) expect(finite(doc.memory[key])).toBe(true);
 

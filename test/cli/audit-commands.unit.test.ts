@@ -84,6 +84,22 @@ describe("detect", () => {
     expect(before.doc.promiseEntryIds).toEqual(stalled.doc.promiseEntryIds);
   });
 
+  it("--explain labels each reply on the recent path with its action, object and similarity to the run", async () => {
+    const { doc } = await json(["detect", STALLED, "--explain"]);
+    const replies = doc.explain.filter((s: { entryId: string | null }) => s.entryId !== null);
+    const members = replies.filter((s: { inRun: boolean }) => s.inRun);
+    expect(members.length).toBeGreaterThanOrEqual(3);
+    for (const m of members) {
+      expect(m.label).toBe("promise");
+      expect(m.intents[0]).toMatchObject({ action: "inspect" });
+      expect(m.intents[0].object).toEqual(expect.arrayContaining(["compile", "error"]));
+      expect(m.similarity).toBeGreaterThanOrEqual(0.45);
+    }
+    expect(doc.explain.at(-1).entryId).toBe(doc.leafId);
+    const text = (await run(["detect", STALLED, "--explain"])).stdout;
+    expect(text).toMatch(/\* [0-9a-f]{8} promise inspect\(compile, error\) sim 1\.00/);
+  });
+
   it("prints a human line without --json", async () => {
     const out = await run(["detect", STALLED]);
     expect(out.exitCode).toBe(0);
@@ -156,8 +172,9 @@ describe("view", () => {
     const { doc } = await json(["view", RECOVERED]);
     expect(out.stdout).toContain(`recovery view from marker ${doc.anchorId}`);
     expect(out.stdout).toMatch(/omitted: \d+ assistant replies, \d+ tool results, \d+ other/);
-    expect(out.stdout).toContain("no recorded request was made at this leaf");
-    expect(out.stdout.trimEnd().split("\n")).toHaveLength(3 + doc.messages.length);
+    // a heading, one line per recorded request (or one saying there is none), the omitted counts, then the messages
+    expect(out.stdout.trimEnd().split("\n")).toHaveLength(2 + Math.max(1, doc.requests.length) + doc.messages.length);
+    expect(out.stdout).toContain("  no recorded request was made at this leaf\n");
     expect((await run(["view", STALLED])).stdout).toContain("as the host builds it");
   });
 });

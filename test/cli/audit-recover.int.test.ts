@@ -169,7 +169,7 @@ describe("recover refuses", () => {
     writeFileSync(bad, '{"type":"message"}\n');
     const badOut = await recover(["bad.jsonl"]);
     expect(badOut.exitCode).toBe(2);
-    expect(badOut.stderr).toMatch(/E_BAD_HEADER/);
+    expect(badOut.stderr).toMatch(/E_NO_HEADER: bad\.jsonl:1: not a Pi session file \(/);
     const file = copySample();
     const text = readFileSync(file, "utf8");
     writeFileSync(file, `${text}{"type":"message","id":"tr`);

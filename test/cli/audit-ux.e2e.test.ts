@@ -171,6 +171,20 @@ describe("every command says why a file is unusable", () => {
     }
   });
 
+  it("recover and report say why too", () => {
+    write("notes.jsonl", "just some notes\nabout things\n");
+    const recover = kit(["recover", "notes.jsonl", "--dry-run", "--json"]);
+    expect(recover.code).toBe(2);
+    expect(JSON.parse(recover.stdout).error).toEqual({
+      code: "E_BAD_HEADER",
+      message: expect.stringMatching(/^notes\.jsonl:1: not a Pi session file \(.+\)$/),
+    });
+    const report = kit(["report", "notes.jsonl", "--out", "notes.html", "--json"]);
+    expect(report.code).toBe(2);
+    expect(JSON.parse(report.stdout).pages[0].error.code).toBe("E_BAD_HEADER");
+    expect(report.stderr).toMatch(/^context-kit report: E_BAD_HEADER: notes\.jsonl:1: not a Pi session file \(/);
+  });
+
   it("check counts an error diagnostic that changes what the model sees as a violation", () => {
     const lines = session((b) => {
       b.user("one");
@@ -227,7 +241,7 @@ describe("usage mistakes", () => {
     const option = kit(["detect", `${SAMPLES}/${STALLED}`, "--fail-on-stal"]);
     expect(option.code).toBe(2);
     expect(option.stderr).toBe(
-      "context-kit: E_USAGE: unknown option --fail-on-stal for detect (did you mean --fail-on-stall?)\nUsage: context-kit detect FILE [--leaf ID] [--fail-on-stall] [--json]\nRun `context-kit detect --help` for the options.\n",
+      "context-kit: E_USAGE: unknown option --fail-on-stal for detect (did you mean --fail-on-stall?)\nUsage: context-kit detect FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]\nRun `context-kit detect --help` for the options.\n",
     );
     expect(kit(["view", `${SAMPLES}/${STALLED}`, "--leaf"]).stderr).toContain("E_USAGE: --leaf needs a value");
   });

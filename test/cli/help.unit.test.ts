@@ -48,7 +48,7 @@ describe("help", () => {
         inspect  Header, entry counts, tree shape and diagnostics of session files (never writes).
         replay   Replay every branch through the reducers and print each branch's folded state (never writes).
         view     Show what the model would be sent for a leaf: the recovery view when the branch has an anchor.
-        check    Check what the model would see on every branch of every session file (a folder is searched).
+        check    Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).
         detect   Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
         recover  Append a recovery marker to a stalled session (after a backup and an idle check) so the next run recovers.
         report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
@@ -150,7 +150,7 @@ describe("help", () => {
 
   it("context-kit check --help", async () => {
     expect(await help("check", "--help")).toMatchInlineSnapshot(`
-      "context-kit check: Check what the model would see on every branch of every session file (a folder is searched).
+      "context-kit check: Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).
 
       Usage: context-kit check FILE|DIR... [--json | --ndjson]
 
@@ -178,17 +178,20 @@ describe("help", () => {
     expect(await help("detect", "--help")).toMatchInlineSnapshot(`
       "context-kit detect: Say whether a leaf ends in a stall: similar action-promise replies without tool progress.
 
-      Usage: context-kit detect FILE [--leaf ID] [--fail-on-stall] [--json]
+      Usage: context-kit detect FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]
 
       Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall:
-      three similar action-promise replies ("Let me check the file.", "我来检查一下编译错误。") with no tool call or
-      result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that
-      make the run. Exit 0 either way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi
-      session file.
+      three action-promise replies about the same action on the same object ("Let me check the compiler
+      errors.", "我来检查一下编译错误。", "讓我再檢查一次編譯錯誤") with no tool call or result between them, or a
+      STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Exit 0 either
+      way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi session file.
 
       Options:
         --leaf ID        look at the branch that ends at this entry instead of the active leaf (a unique
                          prefix of the id is enough)
+        --explain        label each reply on the leaf's recent path (promise, deliverable, question,
+                         refusal, blocker, status ...) with the action and object found and its similarity
+                         to the run
         --fail-on-stall  exit 1 when the leaf is stalled, for scripts and CI
         --json           print one JSON document on stdout instead of text
         -h, --help       this help
@@ -196,6 +199,7 @@ describe("help", () => {
       Examples:
         context-kit detect session.jsonl
         context-kit detect session.jsonl --leaf 00007065 --fail-on-stall
+        context-kit detect session.jsonl --explain
       "
     `);
   });

@@ -79,11 +79,11 @@ describe("advanceRun / detectStall", () => {
     it("given two promises, when a reply makes a tool call, then the run resets", () => {
       given(promise("p1"), promise("p2"))
         .when(reply("Let me check.", { toolCalls: 1 }), promise("p3"))
-        .thenNotStalled(["p3"]);
+        .thenNotStalled();
     });
 
     it("given two promises, when a tool result arrives, then the run resets", () => {
-      given(promise("p1"), promise("p2")).when(TOOL_RESULT, promise("p3")).thenNotStalled(["p3"]);
+      given(promise("p1"), promise("p2")).when(TOOL_RESULT, promise("p3")).thenNotStalled();
     });
 
     it("given two promises, when a recovery anchor arrives, then counting starts again after it", () => {
@@ -118,7 +118,7 @@ describe("advanceRun / detectStall", () => {
     it("given any run, when a user or host message arrives, then the same object comes back", () => {
       given(promise("p1")).when(USER).thenUnchanged();
       given(promise("p1")).when(HOST).thenUnchanged();
-      given().when(TOOL_RESULT, ANCHOR, reply("The build passes.")).thenUnchanged();
+      given().when(TOOL_RESULT, ANCHOR).thenUnchanged();
     });
   });
 
@@ -138,10 +138,22 @@ describe("advanceRun / detectStall", () => {
   });
 
   describe("similarity and the window", () => {
-    it("given two promises, when a dissimilar promise arrives, then it starts a new run", () => {
+    it("given two promises, when a dissimilar promise arrives, then it does not join them", () => {
       given(promise("p1"), promise("p2"))
         .when(reply("Let me run the unit tests.", { id: "q1" }))
-        .thenNotStalled(["q1"]);
+        .thenNotStalled(["p1", "p2"]);
+      given(promise("p1"), promise("p2"), reply("Let me run the unit tests.", { id: "q1" }))
+        .when(reply("I'll run the unit tests now.", { id: "q2" }), reply("Running the unit tests.", { id: "q3" }))
+        .thenStalled(["q1", "q2", "q3"]);
+    });
+
+    it("given promises in different words and languages about one action on one object, then they stall", () => {
+      given(
+        reply("I'm going to go ahead and take a closer look at the compiler errors.", { id: "v1" }),
+        reply("我看看编译错误。", { id: "v2" }),
+      )
+        .when(reply("讓我再檢查一次編譯錯誤", { id: "v3" }))
+        .thenStalled(["v1", "v2", "v3"]);
     });
 
     it("given a run, when a promise similar to an earlier member (not the latest) arrives, then it joins", () => {
@@ -160,7 +172,7 @@ describe("advanceRun / detectStall", () => {
         .thenStalled(["p1", "p2", "p3"]);
       given(promise("p1"), ...filler(STALL_WINDOW - 2), promise("p2"))
         .when(promise("p3"))
-        .thenNotStalled(["p3"]);
+        .thenNotStalled(["p2", "p3"]);
     });
 
     it("given a run that outgrows the window, when more non-promise replies arrive, then it is dropped", () => {
@@ -173,7 +185,10 @@ describe("advanceRun / detectStall", () => {
     it("given a stalled run, when a dissimilar promise or a factual reply arrives, then it stays stalled", () => {
       given(promise("p1"), promise("p2"), promise("p3"))
         .when(reply("Let me run the tests.", { id: "q1" }))
-        .thenStalled(["p1", "p2", "p3", "q1"]);
+        .thenStalled(["p1", "p2", "p3"]);
+      given(promise("p1"), promise("p2"), promise("p3"))
+        .when(reply("Still checking the compiler errors.", { id: "p4" }))
+        .thenStalled(["p1", "p2", "p3", "p4"]);
       given(promise("p1"), promise("p2"), promise("p3"))
         .when(reply("The build has errors."))
         .thenStalled(["p1", "p2", "p3"]);
@@ -183,7 +198,7 @@ describe("advanceRun / detectStall", () => {
   it("given a stall, then detectStall names the promises and gives a reason", () => {
     const verdict = detectStall([promise("p1"), promise("p2"), promise("p3")]);
     expect(verdict).toMatchObject({ stalled: true, promiseEntryIds: ["p1", "p2", "p3"] });
-    expect(verdict.reason).toMatch(/3 similar action-promise replies/);
+    expect(verdict.reason).toMatch(/3 action-promise replies about the same action/);
     expect(detectStall([]).reason).toMatch(/no open/);
   });
 

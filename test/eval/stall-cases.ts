@@ -399,7 +399,8 @@ export const STALL_CASES: StallCase[] = [
     "Updated fix:\n```ts\nimport { school } from './school.js';\n```",
     "Here it is again:\n```ts\nimport { school } from './school.js';\n```",
   ),
-  notStalled(
+  // Relabelled: a promise that shows the command in a code block instead of calling a tool is a stall form.
+  stalled(
     "en: promise wrapped around a code block",
     "en",
     "Let me check:\n```\ntsc --noEmit\n```",
@@ -420,7 +421,8 @@ export const STALL_CASES: StallCase[] = [
     "业务场景：\n1、学生选课\n2、教师排课\n3、成绩录入",
     "业务场景：\n一、学生选课\n二、教师排课",
   ),
-  notStalled(
+  // Relabelled: a bullet list of things to check under a promise is a stall form.
+  stalled(
     "mixed: list with a promise heading",
     "mixed",
     "Let me check:\n- 编译错误\n- build output",

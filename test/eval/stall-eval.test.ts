@@ -1,54 +1,69 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
-import { STALL_CASES, type StallCase } from "./stall-cases.js";
+import { precision, recall, report, type Scored, tally } from "./eval-table.js";
+import { scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
+import { STALL_CASES } from "./stall-cases.js";
 
-interface Tally {
-  tp: number;
-  fn: number;
-  fp: number;
-  tn: number;
-}
+const SET = join(import.meta.dirname, "stall-set");
+/** Real Pi sessions: `../shared/pi-sessions` beside the project, or the folder named by CONTEXT_KIT_REAL_SESSIONS. */
+const REAL = process.env.CONTEXT_KIT_REAL_SESSIONS ?? join(import.meta.dirname, "../../../shared/pi-sessions");
 
-function tally(cases: readonly StallCase[]): Tally {
-  const t: Tally = { tp: 0, fn: 0, fp: 0, tn: 0 };
-  for (const c of cases) {
-    const stalled = detectStall(c.events).stalled;
-    if (c.label === "stalled") stalled ? t.tp++ : t.fn++;
-    else stalled ? t.fp++ : t.tn++;
-  }
-  return t;
-}
+const regression: Scored[] = STALL_CASES.map((c) => {
+  const verdict = detectStall(c.events);
+  return {
+    id: c.name,
+    expected: c.label === "stalled",
+    predicted: verdict.stalled,
+    lang: c.lang,
+    category: c.name.split(":")[0] === c.lang ? c.label : c.label,
+    detail: `— ${verdict.reason}`,
+  };
+});
+const dev = scoreSplit(join(SET, "dev"), true);
+/** STALL_EVAL_DEV_ONLY=1 leaves the frozen test split out (for work on the dev split). */
+const test = process.env.STALL_EVAL_DEV_ONLY ? null : scoreSplit(join(SET, "test"), false);
+const real = scoreRealLeaves(REAL);
+const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
 
-const ratio = (n: number, d: number) => (d === 0 ? 1 : n / d);
-const recall = (t: Tally) => ratio(t.tp, t.tp + t.fn);
-const precision = (t: Tally) => ratio(t.tp, t.tp + t.fp);
+describe("stall detector evaluation", () => {
+  it("prints precision and recall per set, by language and category, and every miss", () => {
+    const parts = [report("regression (90 hand-written transcripts, the earlier in-sample set)", regression)];
+    if (dev) parts.push(report("dev split (tuned on)", dev));
+    if (test) parts.push(report("test split (frozen; scored only)", test));
+    if (real) parts.push(report(`real sessions: every entry of every file in ${REAL} as a leaf`, real));
+    if (realReplies) {
+      parts.push(
+        report(
+          "real replies: the classifier on every hand-labelled text-only reply (promise or promise-like)",
+          realReplies,
+        ),
+      );
+    }
+    console.log(parts.join("\n\n"));
+    expect(parts.length).toBeGreaterThanOrEqual(1);
+  });
 
-function row(name: string, t: Tally): string {
-  const cells = [t.tp, t.fn, t.fp, t.tn].map((n) => String(n).padStart(4));
-  return `${name.padEnd(8)}${cells.join("")}  ${recall(t).toFixed(3)}  ${precision(t).toFixed(3)}`;
-}
-
-describe("stall detector evaluation set", () => {
-  const total = tally(STALL_CASES);
-  const misses = STALL_CASES.filter((c) => detectStall(c.events).stalled !== (c.label === "stalled"));
-
-  it("has at least 40 hand-labelled cases of each kind in three languages", () => {
+  it("regression set: at least 40 cases of each label in three languages, no false positive, recall >= 0.95", () => {
     expect(STALL_CASES.filter((c) => c.label === "stalled").length).toBeGreaterThanOrEqual(40);
     expect(STALL_CASES.filter((c) => c.label === "not-stalled").length).toBeGreaterThanOrEqual(40);
     expect(new Set(STALL_CASES.map((c) => c.name)).size).toBe(STALL_CASES.length);
-    expect(new Set(STALL_CASES.map((c) => c.lang))).toEqual(new Set(["en", "zh", "mixed"]));
+    const t = tally(regression);
+    const misses = regression.filter((s) => s.expected !== s.predicted).map((s) => s.id);
+    expect(t.fp, misses.join("; ")).toBe(0);
+    expect(recall(t)).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("reports recall and precision, with zero false positives and recall >= 0.95", () => {
-    const lines = ["set       TP  FN  FP  TN  recall precision"];
-    for (const lang of ["en", "zh", "mixed"] as const) {
-      lines.push(row(lang, tally(STALL_CASES.filter((c) => c.lang === lang))));
-    }
-    lines.push(row("all", total));
-    for (const c of misses) lines.push(`miss: [${c.label}] ${c.name} — ${detectStall(c.events).reason}`);
-    console.log(lines.join("\n"));
+  it.runIf(real !== null)("real sessions: no leaf, and no earlier entry taken as a leaf, is a stall", () => {
+    const stalled = (real ?? []).filter((s) => s.predicted).map((s) => `${s.id} ${s.detail}`);
+    expect(stalled).toEqual([]);
+  });
 
-    expect(total.fp, misses.map((c) => c.name).join("; ")).toBe(0);
-    expect(recall(total)).toBeGreaterThanOrEqual(0.95);
+  // Floors at the figures the README publishes (precision meets the 0.98 target; recall misses the 0.95 target).
+  it.runIf(test !== null)("frozen test split: precision >= 0.98 and recall >= 0.76, as published", () => {
+    const t = tally(test ?? []);
+    expect(test?.length).toBe(235);
+    expect(precision(t)).toBeGreaterThanOrEqual(0.98);
+    expect(recall(t)).toBeGreaterThanOrEqual(0.76);
   });
 });

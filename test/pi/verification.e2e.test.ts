@@ -164,7 +164,7 @@ const lastReceived = (r: FauxRequest | undefined) => r?.messages.at(-1);
 async function replayState(f: Fixture): Promise<StateSummary> {
   const out = await runCli(["replay", f.sessionFile, "--json"], { cwd: f.cwd });
   expect(out.exitCode, out.stderr).toBe(0);
-  const report = JSON.parse(out.stdout) as ReplayReport;
+  const report = (JSON.parse(out.stdout) as { files: ReplayReport[] }).files[0] as ReplayReport;
   const active = report.branches.find((b) => b.active);
   expect(active).toBeDefined();
   return (active as ReplayReport["branches"][number]).state;
@@ -222,7 +222,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
       incomplete: false,
     });
     const text = await runCli(["replay", f.sessionFile], { cwd: f.cwd });
-    expect(text.stdout).toContain("verification r1: app_build passed, app_test passed (1 tests); rounds 1");
+    expect(text.stdout).toContain("verification r1: app_build passed, app_test passed (1 test); rounds 1");
     await h.dispose();
     expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });

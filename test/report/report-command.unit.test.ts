@@ -16,16 +16,6 @@ beforeEach(() => {
 });
 
 describe("context-kit report", () => {
-  it("has help text", async () => {
-    const out = await runCli(["report", "--help"], { cwd: dir });
-    expect(out.stdout).toMatchInlineSnapshot(`
-      "Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
-
-      Usage: context-kit report FILE|DIR --out PATH [--json]
-      "
-    `);
-  });
-
   it("writes one page for a file and says what it holds", async () => {
     const before = readFileSync(join(dir, "sessions", "b.jsonl"));
     const out = await runCli(["report", "sessions/b.jsonl", "--out", "out/b.html", "--json"], { cwd: dir });

@@ -36,7 +36,7 @@ export interface PerRequestRow {
   hostClone: Latency;
   /** recoveryView.medianMs / hostClone.medianMs (target ≤ 0.1). */
   rewriteRatio: number;
-  /** Reducer calls per request (1: proportional to what was appended). */
+  /** Reducer calls per request: the appended message and the kit's digest entry of the request before (2, flat). */
   reductionsPerRequest: number;
   /** Most hook calls per case; a case stops earlier (after at least 20) when it runs out of its time budget. */
   requests: number;

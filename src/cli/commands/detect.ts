@@ -1,5 +1,7 @@
 import { isStalled } from "../../../reducers/recovery.js";
 import type { KitState } from "../../../reducers/state.js";
+import { type ExplainedStep, explainPath } from "../../detect/explain.js";
+import { runEventsOf } from "../../fold/run-events.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { type Command, JSON_HELP, JSON_OPTION } from "../command.js";
 import { loadUsable, resolveEntryId, singleFile } from "../inputs.js";
@@ -11,6 +13,8 @@ export interface DetectReport {
   promiseEntryIds: string[];
   requestId: string | null;
   reason: string;
+  /** With --explain: each step of the leaf's recent path, as the detector saw it. */
+  explain?: ExplainedStep[];
 }
 
 export function stallReason(state: KitState): string {
@@ -28,17 +32,28 @@ export function stallReason(state: KitState): string {
 export const detectCommand: Command = {
   name: "detect",
   summary: "Say whether a leaf ends in a stall: similar action-promise replies without tool progress.",
-  usage: "FILE [--leaf ID] [--fail-on-stall] [--json]",
+  usage: "FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]",
   description:
-    'Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall: three similar action-promise replies ("Let me check the file.", "我来检查一下编译错误。") with no tool call or result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Exit 0 either way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi session file.',
-  options: { ...JSON_OPTION, leaf: { type: "string" }, "fail-on-stall": { type: "boolean", default: false } },
+    'Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall: three action-promise replies about the same action on the same object ("Let me check the compiler errors.", "我来检查一下编译错误。", "讓我再檢查一次編譯錯誤") with no tool call or result between them, or a STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Exit 0 either way (1 with --fail-on-stall), 2 when the file is unreadable or not a Pi session file.',
+  options: {
+    ...JSON_OPTION,
+    leaf: { type: "string" },
+    explain: { type: "boolean", default: false },
+    "fail-on-stall": { type: "boolean", default: false },
+  },
   optionHelp: {
     "--leaf ID":
       "look at the branch that ends at this entry instead of the active leaf (a unique prefix of the id is enough)",
+    "--explain":
+      "label each reply on the leaf's recent path (promise, deliverable, question, refusal, blocker, status ...) with the action and object found and its similarity to the run",
     "--fail-on-stall": "exit 1 when the leaf is stalled, for scripts and CI",
     ...JSON_HELP,
   },
-  examples: ["context-kit detect session.jsonl", "context-kit detect session.jsonl --leaf 00007065 --fail-on-stall"],
+  examples: [
+    "context-kit detect session.jsonl",
+    "context-kit detect session.jsonl --leaf 00007065 --fail-on-stall",
+    "context-kit detect session.jsonl --explain",
+  ],
   run({ values, positionals, cwd }) {
     const { path, shown } = singleFile(positionals, cwd);
     const { tree } = loadUsable(path, shown);
@@ -53,10 +68,21 @@ export const detectCommand: Command = {
       requestId: state.request.currentRequestId,
       reason: stallReason(state),
     };
+    if (values.explain && leaf !== null) report.explain = explainPath(runEventsOf(tree.pathTo(leaf))).steps;
     const text = `${shown} leaf ${leaf ?? "-"}: ${report.stalled ? "STALLED" : "not stalled"} (${report.reason})${
       report.promiseEntryIds.length ? `\n  promise entries: ${report.promiseEntryIds.join(", ")}` : ""
-    }`;
+    }${report.explain ? `\n${explainLines(report.explain).join("\n")}` : ""}`;
     const exitCode = report.stalled && values["fail-on-stall"] ? 1 : 0;
     return { exitCode, json: report, text };
   },
 };
+
+/** One line per step: entry, label, intents, similarity to the run (* marks run members), excerpt. */
+export function explainLines(steps: readonly ExplainedStep[]): string[] {
+  return steps.map((s) => {
+    const intents = s.intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(" ");
+    const similarity = s.similarity === null ? "" : ` sim ${s.similarity.toFixed(2)}`;
+    const excerpt = s.excerpt ? `  "${s.excerpt}"` : "";
+    return `  ${s.inRun ? "*" : " "} ${(s.entryId ?? "").padEnd(8)} ${s.label}${intents ? ` ${intents}` : ""}${similarity}${excerpt}`;
+  });
+}

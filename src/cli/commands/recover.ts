@@ -8,7 +8,7 @@ import type { SessionEntry } from "../../log/entry-types.js";
 import { kitVersion } from "../../package-root.js";
 import { type Command, InputError, JSON_HELP, JSON_OPTION } from "../command.js";
 import { fileInUse } from "../file-in-use.js";
-import { loadInput, singleFile } from "../inputs.js";
+import { loadInput, notASession, singleFile } from "../inputs.js";
 import { stallReason } from "./detect.js";
 
 export interface RecoverReport {
@@ -38,7 +38,7 @@ export function recoverSession(
 ): { exitCode: 0 | 1; report: RecoverReport } {
   const none = { markerEntryId: null, backup: null, prefix: null, evidence: null };
   const { tree, log } = loadInput(path, shown);
-  if (log.unusable) throw new InputError("E_BAD_HEADER", `${shown}: not a usable session file (run inspect)`);
+  if (log.unusable) throw notASession({ tree, log, diagnostics: log.diagnostics }, shown);
   if (!log.endsWithNewline) {
     throw new InputError(
       "E_TRUNCATED_TAIL",

@@ -6,7 +6,7 @@ import { renderSessionPage } from "../../report/render-session-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 import { type FileFailure, failureLine, isFailure, settle } from "../file-outcome.js";
-import { expandInputs, loadInput } from "../inputs.js";
+import { expandInputs, loadInput, notASession } from "../inputs.js";
 import type { CommandResultWithStderr } from "../run.js";
 import { plural } from "../text.js";
 
@@ -17,6 +17,8 @@ export interface ReportPage {
   summary: SessionSummary;
   /** Leaves whose model view the page embeds, and those the size budget left out. */
   projections: { embedded: number; skipped: number };
+  /** Why the host cannot load the session (the page says so too); absent for a usable one. */
+  error?: { code: string; message: string };
 }
 
 export interface ReportResult {
@@ -34,13 +36,18 @@ function writeSessionPage(path: string, shown: string, page: string, indexHref?:
   const html = renderSessionPage(model, indexHref === undefined ? {} : { indexHref });
   mkdirSync(dirname(page), { recursive: true });
   writeFileSync(page, html);
-  return {
+  const written: ReportPage = {
     file: shown,
     page,
     bytes: Buffer.byteLength(html),
     summary: model.summary,
     projections: { embedded: model.projections.leaves.length, skipped: model.projections.skipped },
   };
+  if (session.log.unusable) {
+    const why = notASession(session, shown);
+    written.error = { code: why.code, message: why.message };
+  }
+  return written;
 }
 
 /** A page file name for each session, from its path below the folder: readable, portable and unique. */
@@ -139,7 +146,11 @@ export const reportCommand: Command = {
     }
     const bad = result.failures.length > 0 || result.pages.some((p) => p.summary.unusable);
     const done: CommandResultWithStderr = { exitCode: bad ? 2 : 0, json: result, text: formatResult(result, cwd) };
-    if (result.failures.length > 0) done.stderr = result.failures.map((f) => `${failureLine("report", f)}\n`).join("");
+    const problems = [
+      ...result.pages.flatMap((p) => (p.error ? [{ file: p.file, error: p.error }] : [])),
+      ...result.failures,
+    ];
+    if (problems.length > 0) done.stderr = problems.map((f) => `${failureLine("report", f)}\n`).join("");
     return done;
   },
 };

@@ -1,0 +1,83 @@
+import { advanceRun, EMPTY_RUN, type PromiseRun, type RunEvent, UNCOUNTED_STOP_REASONS } from "./promise-run.js";
+import { classifyReply } from "./reply-classifier.js";
+import { classSimilarity } from "./similarity.js";
+
+/** One step of a leaf's recent path, as the detector saw it. */
+export interface ExplainedStep {
+  entryId: string | null;
+  /** A reply's label (promise, deliverable, question ...), or what else the step is (tool call, user, anchor ...). */
+  label: string;
+  reason: string;
+  /** The promised actions and their objects, for promises. */
+  intents: { action: string; object: string[] }[];
+  /** Best similarity to a member of the run at the leaf (null when there is no run or it is not a reply). */
+  similarity: number | null;
+  inRun: boolean;
+  /** The reply's first line, shortened. */
+  excerpt: string;
+}
+
+/** Steps shown: the assistant replies of the recent path, from a few before the last tool activity on. */
+export const EXPLAIN_REPLIES = 10;
+
+/** The last steps of a path (root first) with each reply's label, intents and similarity to the leaf's run. */
+export function explainPath(events: readonly RunEvent[]): { run: PromiseRun; steps: ExplainedStep[] } {
+  const run = events.reduce(advanceRun, EMPTY_RUN);
+  let first = events.length;
+  for (let seen = 0; first > 0 && seen < EXPLAIN_REPLIES; ) {
+    first--;
+    if (events[first]?.type === "assistant") seen++;
+  }
+  const members = new Map(run.promiseEntryIds.map((id, i) => [id, run.texts[i] ?? ""]));
+  return { run, steps: events.slice(first).map((event) => explainStep(event, members)) };
+}
+
+/** `members`: the run's entry ids and texts; a member's similarity is to the other members. */
+function explainStep(event: RunEvent, members: ReadonlyMap<string, string>): ExplainedStep {
+  const base = { entryId: null, intents: [], similarity: null, inRun: false, excerpt: "" };
+  switch (event.type) {
+    case "toolResult":
+      return { ...base, label: "tool result", reason: "resets the run" };
+    case "anchor":
+      return { ...base, label: "recovery marker", reason: "resets the run" };
+    case "user":
+      return { ...base, label: "user", reason: "passes through" };
+    case "host":
+      return { ...base, label: "host message", reason: "passes through" };
+    case "assistant": {
+      const excerpt = shorten(event.text);
+      const id = { entryId: event.entryId, excerpt };
+      if (UNCOUNTED_STOP_REASONS.has(event.stopReason)) {
+        return { ...base, ...id, label: `ignored (${event.stopReason})`, reason: "neither counts nor resets" };
+      }
+      if (event.toolCalls > 0) return { ...base, ...id, label: "tool call", reason: "resets the run" };
+      const c = classifyReply(event.text);
+      let similarity: number | null = null;
+      for (const [memberId, text] of members) {
+        if (memberId === event.entryId) continue;
+        const s = classSimilarity(c, classifyReply(text), event.text, text);
+        similarity = Math.max(similarity ?? 0, s);
+      }
+      return {
+        ...base,
+        ...id,
+        label: c.kind,
+        reason: c.reason,
+        intents: c.intents.map((i) => ({ action: i.action, object: i.object })),
+        similarity,
+        inRun: members.has(event.entryId),
+      };
+    }
+    default:
+      return exhaustive(event);
+  }
+}
+
+function shorten(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 72 ? `${line.slice(0, 71)}…` : line;
+}
+
+function exhaustive(event: never): never {
+  throw new Error(`unknown run event ${JSON.stringify(event)}`);
+}

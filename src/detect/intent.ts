@@ -1,0 +1,404 @@
+import { hanWords } from "./han.js";
+import { type Action, type Lexicon, lexicon, type VerbPhrase } from "./lexicon.js";
+
+/** One announced action in a sentence: who opens it, the verb, and what it is about. */
+export interface Clause {
+  lead: string;
+  verb: string;
+  /** Null when the verb delivers an answer (explain, 总结) instead of acting. */
+  action: Action | null;
+  object: string[];
+  /** Under a condition: "if it still fails, I'll look into why", 如果没有，我再查一下. */
+  conditional: boolean;
+  /** Told as done: 我检查了, "I was going to check". */
+  past: boolean;
+  /** A state report that opens like progress: "Testing is handled by Vitest", 正在运行，PID 是 4312. */
+  status: boolean;
+  start: number;
+  end: number;
+}
+
+const HAN_UNIT = /^\p{Script=Han}$/u;
+const isHan = (unit: string | undefined) => unit !== undefined && HAN_UNIT.test(unit);
+const BREAKS = new Set([",", ":", "—", "–"]);
+const MAX_FILLERS = 8;
+/** Han words that open a phrase before the verb: 我把 X 改成, 我来在 X 加上, 我去日志里看看. */
+const HAN_PREPOSITIONS = new Set(["把", "将", "在", "给", "从", "对", "往", "向", "去", "到", "跟", "为", "帮", "用"]);
+/** Han words that close a place phrase before the verb: 我去日志里看看, 我去 NewLRU 里 init 一下. */
+const HAN_PLACE_ENDS = new Set(["里", "中", "上", "下", "内"]);
+const MAX_PHRASE = 14;
+const CHAIN = new Set(["and", "then", "to", "再", "然后", "并", "并且", "来", "顺便", "去"]);
+
+/** Every clause of one sentence (its units), left to right; verbs chained to a clause share its lead and object. */
+export function findClauses(seq: readonly string[]): Clause[] {
+  const lex = lexicon();
+  const out: Clause[] = [];
+  const opening = skipAcknowledgements(seq, 0, lex);
+  let i = 0;
+  while (i < seq.length) {
+    const clauseStart = i === opening || (i > 0 && BREAKS.has(seq[i - 1] ?? ""));
+    const clause = clauseAt(seq, i, clauseStart, lex);
+    if (!clause) {
+      i++;
+      continue;
+    }
+    out.push(clause);
+    let last = clause;
+    for (let next = chained(seq, last, lex); next; next = chained(seq, last, lex)) {
+      out.push(next);
+      last = next;
+    }
+    i = Math.max(last.end, i + 1);
+  }
+  return out;
+}
+
+function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex: Lexicon): Clause | null {
+  const lead =
+    lex.leads.match(seq, at, lex.fillerUnits) ??
+    (clauseStart ? lex.sentenceLeads.match(seq, at, lex.fillerUnits) : null);
+  if (lead) {
+    const verb = verbAfter(seq, lead.end, lex) ?? hanPhraseVerb(seq, lead.end, lex);
+    if (verb) return build(seq, at, lead.phrase.text, verb, lex, "lead");
+  }
+  const progressive = lex.progressiveLeads.match(seq, at, lex.fillerUnits);
+  if (progressive && (clauseStart || progressiveInside(seq, at, progressive.phrase.text))) {
+    const verb = verbAfter(seq, progressive.end, lex) ?? hanPhraseVerb(seq, progressive.end, lex);
+    if (verb && (isHan(verb.phrase.units[0]) || verb.gerund)) {
+      return build(seq, at, progressive.phrase.text, verb, lex, "progressive");
+    }
+  }
+  if (clauseStart) {
+    const verb = lex.verbs.match(seq, at, lex.fillerUnits);
+    if (verb && /ing$/.test(seq[at] ?? "") && verb.phrase.action !== null) {
+      return build(seq, at, "", { ...verb, at, gerund: true, phraseObject: [] }, lex, "gerund");
+    }
+    // "Run:" / 执行： right before the command it shows.
+    if (verb && verb.phrase.action === "run" && seq.at(-1) === ":" && verb.end >= seq.length - 3) {
+      return build(seq, at, "", { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
+    }
+  }
+  const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
+  if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
+    const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
+    if (
+      verb &&
+      isHan(verb.phrase.units[0]) &&
+      (volitional(seq, subject.end, verb, lex) || pastTense(seq, at, verb, lex))
+    ) {
+      return build(seq, at, subject.phrase.text, verb, lex, "subject");
+    }
+  }
+  return null;
+}
+
+const LATIN_ADVERB_LEADS = new Set(["still", "now", "currently", "just", "right now"]);
+
+/** Inside a sentence: "I'm checking", 我正在检查; not "still", or 正在 after another subject (测试正在运行). */
+function progressiveInside(seq: readonly string[], at: number, text: string): boolean {
+  if (LATIN_ADVERB_LEADS.has(text)) return false;
+  if (text.startsWith("我") || !isHan(text[0])) return true;
+  if (text === "在") return false;
+  const prior = seq[at - 1];
+  return !isHan(prior) || prior === "我" || prior === "们";
+}
+
+interface VerbMatch {
+  phrase: VerbPhrase;
+  end: number;
+  at: number;
+  gerund: boolean;
+  /** Units between the lead and the verb that name the object (我把 X 改成 Y). */
+  phraseObject: readonly string[];
+  fillersSkipped?: boolean;
+}
+
+/** The verb after a lead: fillers may sit between ("I'll go ahead and check"); the last verb in the chain wins. */
+function verbAfter(seq: readonly string[], from: number, lex: Lexicon): VerbMatch | null {
+  let found: VerbMatch | null = null;
+  let i = from;
+  for (let steps = 0; steps <= MAX_FILLERS && i < seq.length; steps++) {
+    const verb = lex.verbs.match(seq, i, lex.fillerUnits);
+    const filler = lex.fillers.match(seq, i, lex.fillerUnits);
+    if (verb) {
+      const gerund = /ing$/.test(seq[i] ?? "");
+      found = { phrase: verb.phrase, end: verb.end, at: i, gerund, phraseObject: [], fillersSkipped: i > from };
+      // A verb that is also a filler ("try to check", 继续检查) hands over to a verb after it.
+      if (!filler) return found;
+    }
+    if (!filler) return found;
+    i = filler.end;
+  }
+  return found;
+}
+
+/** 把/在/给 + a short phrase + verb: the phrase is (part of) the object. */
+function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): VerbMatch | null {
+  let start = from;
+  while (lex.fillers.match(seq, start, lex.fillerUnits) && start - from < MAX_FILLERS) {
+    start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
+  }
+  const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "");
+  for (let i = start + 1; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
+    if (BREAKS.has(seq[i] ?? "")) return null;
+    if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
+    if (preposition && i === start + 1) continue;
+    const verb = verbAfter(seq, i, lex);
+    if (verb && verb.phrase.action !== null) {
+      return { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
+    }
+  }
+  return null;
+}
+
+/** A bare 我 + verb is a promise only with a volitional mark: 我看看, 我查下, 我检查一下, 我把…改成 (not 我看这是…). */
+function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch, lex: Lexicon): boolean {
+  if (verb.fillersSkipped || verb.at > subjectEnd || verb.phraseObject.length > 0) return true;
+  const verbUnits = verb.phrase.units;
+  if (verbUnits.length >= 2 && verbUnits[0] === verbUnits[1]) return true;
+  if (/一下|下$|一看|一眼/.test(verb.phrase.text)) return true;
+  if (seq.at(-1) === ":") return true;
+  const after = hanString(seq, verb.end, verb.end + 3);
+  return lex.zhVolitional.some((v) => after.startsWith(v));
+}
+
+/** A verb coordinated with the previous clause ("open X and swap Y", 我先改 X 再跑测试) takes its lead. */
+function chained(seq: readonly string[], prev: Clause, lex: Lexicon): Clause | null {
+  const at = objectEndAt(seq, prev.end, lex);
+  let i = at;
+  while (i < seq.length && (CHAIN.has(seq[i] ?? "") || seq[i] === ",")) i++;
+  if (i === at && !CHAIN.has(seq[at] ?? "")) return null;
+  const verb = verbAfter(seq, i, lex);
+  if (!verb || verb.phrase.action === null) return null;
+  const clause = build(seq, i, prev.lead, verb, lex, "lead");
+  return {
+    ...clause,
+    start: prev.start,
+    object: [...new Set([...prev.object, ...clause.object])],
+    conditional: clause.conditional || prev.conditional,
+    past: clause.past || prev.past,
+    status: prev.status,
+  };
+}
+
+function build(
+  seq: readonly string[],
+  start: number,
+  lead: string,
+  verb: VerbMatch,
+  lex: Lexicon,
+  kind: "lead" | "progressive" | "gerund" | "subject",
+): Clause {
+  const objectEnd = objectEndAt(seq, verb.end, lex);
+  const object = objectTokens([...verb.phraseObject, ...seq.slice(verb.end, objectEnd)], lex);
+  if (verb.phrase.implied) object.push(verb.phrase.implied);
+  return {
+    lead: lead || "(opens with the verb)",
+    verb: verb.phrase.text,
+    action: verb.phrase.action,
+    object: [...new Set(object)],
+    conditional: conditionalBefore(seq.slice(0, start), lex) || conditionalAfter(seq, verb.end, objectEnd, lex),
+    past: pastTense(seq, start, verb, lex),
+    status: statusReport(seq, verb, kind, lex),
+    start,
+    end: verb.end,
+  };
+}
+
+function skipAcknowledgements(seq: readonly string[], from: number, lex: Lexicon): number {
+  let i = from;
+  for (;;) {
+    if (BREAKS.has(seq[i] ?? "")) {
+      i++;
+      continue;
+    }
+    const ack = lex.acknowledgements.match(seq, i, lex.fillerUnits);
+    if (!ack || ack.end >= seq.length) return i;
+    i = ack.end;
+  }
+}
+
+/** The object runs to the end of the clause: a colon, a cut word ("so", "before"), or the next clause. */
+function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number {
+  for (let i = from; i < seq.length; i++) {
+    const unit = seq[i] ?? "";
+    if (unit === ":" || unit === "—" || unit === "–") return i;
+    if (unit === "," && (isHan(seq[i - 1]) || isHan(seq[i + 1]))) return i;
+    if (i > from && lex.enObjectCuts.has(unit)) return i;
+    if (i > from && CHAIN.has(unit) && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
+    if (i > from && unit === "," && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
+    if (i > from && unit === "然" && seq[i + 1] === "后") return i;
+    if (i > from + 1 && isHan(unit) && isHan(seq[i - 1]) && hanVerbAt(seq, i, lex)) return i;
+  }
+  return seq.length;
+}
+
+/** A Han verb of two or more characters starting here: the object before it ends ("重跑基准测试确认时间"). */
+function hanVerbAt(seq: readonly string[], at: number, lex: Lexicon): boolean {
+  const verb = lex.verbs.match(seq, at, lex.fillerUnits);
+  return (
+    verb !== null &&
+    verb.phrase.action !== null &&
+    verb.end - at >= 2 &&
+    !lex.hanConcepts.some(([s]) => s === verb.phrase.text)
+  );
+}
+
+/** Concepts, lemmas and identifiers of an object span, stop words and pronouns dropped. */
+export function objectTokens(span: readonly string[], lex: Lexicon = lexicon()): string[] {
+  const out: string[] = [];
+  let han = "";
+  const flush = () => {
+    if (han) addHan(han, out, lex);
+    han = "";
+  };
+  for (const unit of span) {
+    if (isHan(unit)) {
+      han += unit;
+      continue;
+    }
+    flush();
+    if (!BREAKS.has(unit)) addLatin(unit, out, lex);
+  }
+  flush();
+  return out;
+}
+
+/** Known nouns first (longest first: 编译错误 -> compile, error), then the remaining words of two or more characters. */
+function addHan(text: string, out: string[], lex: Lexicon): void {
+  let rest = text;
+  for (const [surface, concept] of lex.hanConcepts) {
+    if (!rest.includes(surface)) continue;
+    out.push(concept);
+    rest = rest.split(surface).join(" ");
+  }
+  for (const piece of rest.split(" ")) {
+    if (!piece) continue;
+    // The segmenter splits words it does not know into characters: runs of single characters stay one word.
+    let run = "";
+    const words: string[] = [];
+    for (const word of hanWords(piece)) {
+      if ([...word].length === 1 && !lex.zhStopWords.has(word)) {
+        run += word;
+        continue;
+      }
+      if (run) words.push(run);
+      run = "";
+      words.push(word);
+    }
+    if (run) words.push(run);
+    for (const word of words) {
+      if ([...word].length < 2 || lex.zhStopWords.has(word) || lex.pronouns.has(word)) continue;
+      out.push(word);
+    }
+  }
+}
+
+const IDENTIFIER = /[./_@\d]|[a-z]-[a-z]/;
+const ERROR_CODE = /^[a-z]{1,4}\d{3,5}$/;
+const EXTENSION_CONCEPTS: Record<string, string> = { log: "log", md: "doc" };
+const FILE_EXTENSIONS = new Set(
+  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp cs kt swift sh yml yaml toml xml txt log html css sql lock".split(
+    " ",
+  ),
+);
+
+function addLatin(word: string, out: string[], lex: Lexicon): void {
+  if (lex.enStopWords.has(word) || lex.pronouns.has(word)) return;
+  if (ERROR_CODE.test(word)) {
+    out.push("error");
+    return;
+  }
+  if (IDENTIFIER.test(word)) {
+    const file = word.split("/").at(-1) ?? word;
+    out.push(file);
+    for (const part of file.split(/[.@-]/)) {
+      if (EXTENSION_CONCEPTS[part]) out.push(EXTENSION_CONCEPTS[part] as string);
+      if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
+      out.push(lex.concepts.get(part) ?? part);
+    }
+    if (/^\d+s$/.test(word)) out.push(word.slice(0, -1));
+    return;
+  }
+  const concept = lex.concepts.get(word);
+  if (concept) {
+    out.push(concept);
+    return;
+  }
+  const lemma = lemmatize(word, lex);
+  out.push(lex.concepts.get(lemma) ?? lemma);
+}
+
+export function lemmatize(word: string, lex: Lexicon = lexicon()): string {
+  const known = lex.lemmas.get(word);
+  if (known) return known;
+  if (word.length <= 3) return word;
+  if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (/(?:ss|us|is|as)$/.test(word)) return word;
+  if (/(?:sses|xes|ches|shes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s")) return word.slice(0, -1);
+  return word;
+}
+
+function conditionalBefore(before: readonly string[], lex: Lexicon): boolean {
+  for (let i = 0; i < before.length; i++) if (lex.enConditionals.match(before, i, lex.fillerUnits)) return true;
+  const han = before.filter(isHan).join("");
+  return lex.zhConditionals.some((c) => han.includes(c));
+}
+
+function conditionalAfter(seq: readonly string[], verbEnd: number, objectEnd: number, lex: Lexicon): boolean {
+  for (let i = verbEnd + 1; i <= Math.min(seq.length - 1, objectEnd + 1); i++) {
+    if (lex.enTrailingConditionals.match(seq, i, lex.fillerUnits)) return true;
+  }
+  const tail = seq.slice(verbEnd).filter(isHan).join("");
+  return /之后再|以后再|(?<!然)后再|的话/.test(tail);
+}
+
+function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: Lexicon): boolean {
+  const head = seq[verb.at] ?? "";
+  if (isHan(head)) {
+    const after = hanString(seq, verb.end, verb.end + 2);
+    if (after.startsWith("到底")) return false;
+    const before = seq
+      .slice(Math.max(0, start - 4), verb.at)
+      .filter(isHan)
+      .join("");
+    // 要/就要/将 + verb + 了 is "about to": 马上要重新编译了.
+    if (lex.zhPastAfter.some((p) => after.startsWith(p)) && !/要|将|准备|打算/.test(before)) return true;
+    return lex.zhPastBefore.some((p) => before.includes(p));
+  }
+  const prior = seq[start - 1];
+  return prior !== undefined && lex.enPastBefore.has(prior);
+}
+
+/** A progress opener used for a state report: a finite verb follows, or 正在 + verb + comma and a fact. */
+function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex: Lexicon): boolean {
+  if (kind === "gerund") {
+    const rest = seq.slice(verb.end);
+    const stop = rest.findIndex((u) => BREAKS.has(u));
+    return (
+      (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex)
+    );
+  }
+  if (kind !== "progressive" || !isHan(seq[verb.at])) return false;
+  if (seq[verb.end] === "的" || seq[verb.end] === "中") return true;
+  if (seq[verb.end] !== ",") return false;
+  const rest = seq.slice(verb.end + 1).join("");
+  return !/稍等|稍候|请等|马上|很快/.test(rest);
+}
+
+/** "Looking at the output, the error is in X": a participle opening a statement. */
+function statusAfterComma(rest: readonly string[], lex: Lexicon): boolean {
+  const comma = rest.indexOf(",");
+  return comma !== -1 && rest.slice(comma + 1).some((u) => lex.enFiniteVerbs.has(u));
+}
+
+function hanString(seq: readonly string[], from: number, to: number): string {
+  let out = "";
+  for (let i = from; i < Math.min(to, seq.length); i++) {
+    const u = seq[i];
+    if (!isHan(u)) break;
+    out += u;
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { EXPLAIN_REPLIES, explainPath } from "../../src/detect/explain.js";
+import type { RunEvent } from "../../src/detect/index.js";
+
+const say = (entryId: string, text: string, toolCalls = 0, stopReason = "stop"): RunEvent => ({
+  type: "assistant",
+  entryId,
+  text,
+  toolCalls,
+  stopReason,
+});
+
+describe("explainPath", () => {
+  it("given a stall after tool work, then each step says what the detector saw", () => {
+    const { run, steps } = explainPath([
+      { type: "user" },
+      say("t1", "Reading the config.", 1, "toolUse"),
+      { type: "toolResult" },
+      say("p1", "Let me check the compiler errors."),
+      { type: "user" },
+      say("f1", "The build uses tsc 5.6."),
+      say("e1", "", 0, "error"),
+      say("p2", "我看看编译错误。"),
+      say("p3", "讓我再檢查一次編譯錯誤"),
+    ]);
+    expect(run.stalled).toBe(true);
+    const byId = new Map(steps.map((s) => [s.entryId, s]));
+    expect(byId.get("t1")).toMatchObject({ label: "tool call", inRun: false });
+    expect(byId.get("f1")).toMatchObject({ label: "factual", inRun: false, similarity: 0 });
+    expect(byId.get("e1")?.label).toBe("ignored (error)");
+    for (const id of ["p1", "p2", "p3"]) {
+      const step = byId.get(id);
+      expect(step).toMatchObject({ label: "promise", inRun: true });
+      expect(step?.intents[0]?.action).toBe("inspect");
+      expect(step?.intents[0]?.object).toEqual(expect.arrayContaining(["compile", "error"]));
+      expect(step?.similarity).toBe(1);
+    }
+    expect(steps.filter((s) => s.label === "tool result")).toHaveLength(1);
+  });
+
+  it("given a long path, then only the last replies are shown", () => {
+    const events = Array.from({ length: 30 }, (_, i) => say(`r${i}`, `Fact ${i}.`));
+    const { steps } = explainPath(events);
+    expect(steps).toHaveLength(EXPLAIN_REPLIES);
+    expect(steps.at(-1)?.entryId).toBe("r29");
+    expect(steps.every((s) => s.similarity === null)).toBe(true);
+  });
+});
