@@ -1,6 +1,6 @@
 import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
-import { ACCESS_DENIED, type DenialDetails, denialKey } from "./contract/tool-details.js";
+import { type DenialDetails, denialKey, denialOf } from "./contract/tool-details.js";
 import { exhaustive } from "./session.js";
 import type { DenialRecord } from "./state.js";
 
@@ -10,14 +10,7 @@ export function initialDenials(): DenialsSlice {
   return {};
 }
 
-/** A guarded tool's denial, read from the structured result (never from text). */
-export function denialOf(details: unknown): DenialDetails | null {
-  if (typeof details !== "object" || details === null) return null;
-  const d = details as Partial<DenialDetails>;
-  if (d.code !== ACCESS_DENIED || typeof d.scope !== "string" || typeof d.rule !== "string") return null;
-  if (d.status !== "excluded" && d.status !== "outOfScope") return null;
-  return d as DenialDetails;
-}
+export { denialOf };
 
 const OPS = new Set(["read", "list", "search", "write"]);
 

@@ -1,6 +1,6 @@
 import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
-import { FILE_ISSUE_CODES, type FileIssueDetails, type FileTouchDetails } from "./contract/tool-details.js";
+import { type FileTouchDetails, fileIssueOf } from "./contract/tool-details.js";
 import { exhaustive } from "./session.js";
 import type { FileIssueRecord } from "./state.js";
 
@@ -8,13 +8,6 @@ export type FileIssuesSlice = Record<string, FileIssueRecord>;
 
 export function initialFileIssues(): FileIssuesSlice {
   return {};
-}
-
-function fileIssueOf(details: unknown): FileIssueDetails | null {
-  if (typeof details !== "object" || details === null) return null;
-  const d = details as Partial<FileIssueDetails>;
-  if (typeof d.path !== "string" || !(FILE_ISSUE_CODES as readonly unknown[]).includes(d.code)) return null;
-  return d as FileIssueDetails;
 }
 
 function touchedPath(details: unknown): string | null {

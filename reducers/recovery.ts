@@ -21,7 +21,8 @@ export interface StallDetector {
 
 /** Automatic recoveries allowed per user request. */
 export const MAX_RECOVERIES = 1;
-const NOT_COUNTED = new Set(["error", "aborted", "length"]);
+/** Stop reasons of replies that were cut off: they neither count nor reset. */
+export const UNCOUNTED_STOP_REASONS: ReadonlySet<string> = new Set(["error", "aborted", "length"]);
 
 export function initialRecovery(detector: StallDetector): RecoverySlice {
   return {
@@ -61,7 +62,7 @@ export function createRecoveryReducer(detector: StallDetector) {
           stopReason: event.stopReason,
         });
         const next = withRun(state, run);
-        if (state.anchorId === null || NOT_COUNTED.has(event.stopReason)) return next;
+        if (state.anchorId === null || UNCOUNTED_STOP_REASONS.has(event.stopReason)) return next;
         if (toolCalls > 0) return { ...next, toolAttemptsSinceAnchor: next.toolAttemptsSinceAnchor + 1 };
         if (!detector.isPromiseReply(event.text)) return next;
         return { ...next, promisesSinceAnchor: next.promisesSinceAnchor + 1 };

@@ -22,15 +22,22 @@ export function checkStatus(name: CheckName, status: CheckStatus, testsRun: numb
   return name === "app_test" && status === "passed" && testsRun === 0 ? "no_tests" : status;
 }
 
-/** A check result from the tool's structured details; a result without them counts by its error flag. */
-function statusOf(name: CheckName, isError: boolean, details: unknown): { status: CheckStatus; testsRun?: number } {
+/**
+ * A check result from the tool's structured details: a flagged error is a failure; a result that reports no known
+ * status is an error (it established nothing). The one parser for checks the model ran and checks the kit ran.
+ */
+export function checkResultOf(
+  name: CheckName,
+  isError: boolean,
+  details: unknown,
+): { status: CheckStatus; testsRun?: number } {
   const d = (typeof details === "object" && details !== null ? details : {}) as {
     status?: unknown;
     testsRun?: unknown;
   };
   const known = ["passed", "failed", "no_tests", "error"].includes(d.status as string);
   const testsRun = typeof d.testsRun === "number" ? d.testsRun : undefined;
-  const status = checkStatus(name, isError ? "failed" : known ? (d.status as CheckStatus) : "passed", testsRun);
+  const status = checkStatus(name, isError ? "failed" : known ? (d.status as CheckStatus) : "error", testsRun);
   return testsRun !== undefined ? { status, testsRun } : { status };
 }
 
@@ -51,7 +58,7 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
       if (!isCheck(event.toolName)) return state;
       const name = event.toolName;
       const record: CheckRecord = {
-        ...statusOf(name, event.isError, event.details),
+        ...checkResultOf(name, event.isError, event.details),
         revision: state.revision,
         entryId: event.entryId,
         by: "model",

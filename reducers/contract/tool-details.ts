@@ -68,21 +68,27 @@ export function denialKey(details: Pick<DenialDetails, "rule">): string {
   return details.rule;
 }
 
+/** A guarded tool's denial, read from the structured result (never from text); null for anything else. */
+export function denialOf(details: unknown): DenialDetails | null {
+  if (typeof details !== "object" || details === null) return null;
+  const d = details as Partial<DenialDetails>;
+  if (d.code !== ACCESS_DENIED || typeof d.scope !== "string" || typeof d.rule !== "string") return null;
+  if (d.status !== "excluded" && d.status !== "outOfScope") return null;
+  return d as DenialDetails;
+}
+
 export function isDenial(details: unknown): details is DenialDetails {
-  return (
-    typeof details === "object" &&
-    details !== null &&
-    (details as { code?: unknown }).code === ACCESS_DENIED &&
-    typeof (details as { scope?: unknown }).scope === "string"
-  );
+  return denialOf(details) !== null;
+}
+
+/** A classified read problem (`FILE_NOT_FOUND`, …) with the file's canonical path; null for anything else. */
+export function fileIssueOf(details: unknown): FileIssueDetails | null {
+  if (typeof details !== "object" || details === null) return null;
+  const d = details as Partial<FileIssueDetails>;
+  if (typeof d.path !== "string" || !(FILE_ISSUE_CODES as readonly unknown[]).includes(d.code)) return null;
+  return d as FileIssueDetails;
 }
 
 export function isFileIssue(details: unknown): details is FileIssueDetails {
-  if (typeof details !== "object" || details === null) return false;
-  const code = (details as { code?: unknown }).code;
-  return (
-    typeof code === "string" &&
-    (FILE_ISSUE_CODES as readonly string[]).includes(code) &&
-    typeof (details as { path?: unknown }).path === "string"
-  );
+  return fileIssueOf(details) !== null;
 }

@@ -1,12 +1,9 @@
+import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
+import { exhaustive } from "../../reducers/session.js";
 import { classifyReply } from "./reply-classifier.js";
 import { classSimilarity, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
 
-export type RunEvent =
-  | { type: "assistant"; entryId: string; text: string; toolCalls: number; stopReason: string }
-  | { type: "toolResult" }
-  | { type: "user" }
-  | { type: "host" }
-  | { type: "anchor" };
+export type { RunEvent };
 
 export interface RunReply {
   entryId: string;
@@ -39,8 +36,7 @@ export const STALL_RUN_LENGTH = 3;
  * sit between the promises of one loop; promises further apart are ordinary planning, not a loop.
  */
 export const STALL_WINDOW = 6;
-/** Stop reasons of replies that were cut off: they neither count nor reset. */
-export const UNCOUNTED_STOP_REASONS: ReadonlySet<string> = new Set(["error", "aborted", "length"]);
+export { UNCOUNTED_STOP_REASONS };
 
 const frozen = <T>(list: T[]) => Object.freeze(list) as unknown as T[];
 
@@ -145,8 +141,4 @@ function largestGroup(recent: readonly RunReply[]): RunReply[] {
 
 function reset(run: PromiseRun): PromiseRun {
   return run.recent.length === 0 && !run.stalled ? run : EMPTY_RUN;
-}
-
-function exhaustive(event: never): never {
-  throw new Error(`unknown run event ${JSON.stringify(event)}`);
 }

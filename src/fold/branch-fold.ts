@@ -56,11 +56,6 @@ export class BranchFold {
     return this.memo.get(id) ?? state;
   }
 
-  /** Forgets everything, e.g. after the host replaced its entries. */
-  clear(): void {
-    this.memo.clear();
-  }
-
   get size(): number {
     return this.memo.size;
   }

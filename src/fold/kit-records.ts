@@ -16,10 +16,6 @@ const SCHEMAS: Record<string, { schema: string; type: KitRecord["type"] }> = {
 };
 const DATA_RECORDS = new Set<KitRecord["type"]>(["policyAllowed", "rootGuidance", "requestDigest"]);
 
-export function isKitCustomType(customType: unknown): boolean {
-  return typeof customType === "string" && customType in SCHEMAS;
-}
-
 /**
  * The kit record an entry carries, or null. Only a host entry (`custom` / `custom_message`) of a kit type that
  * validates against its schema counts; marker-like text anywhere else is data.

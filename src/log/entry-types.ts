@@ -211,7 +211,3 @@ export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set([
   "usage",
   "context_edit",
 ]);
-
-export function isKnownEntry(entry: { type: string }): entry is KnownEntry {
-  return KNOWN_ENTRY_TYPES.has(entry.type);
-}

@@ -18,33 +18,80 @@ function sameMessage(live: AgentMessage, stored: AgentMessage): boolean {
   return sameJson(a, b);
 }
 
-/**
- * The newest context messages the session has persisted on the current branch, as candidates: the newest message
- * entry, and when a compaction comes after it, that compaction's summary too (the entry before a compaction is the
- * context's last message when the compaction kept it, the summary is when it did not).
- */
-function lastPersisted(session: SessionView): AgentMessage[] {
-  const out: AgentMessage[] = [];
+/** The newest persisted messages of the branch, newest first, and where the walk stopped. */
+interface PersistedEnd {
+  /** Message entries back to the first that is not a custom message (custom ones match without timestamps). */
+  newest: AgentMessage[];
+  /** The walk reached the root: nothing was persisted before `newest`. */
+  atRoot: boolean;
+  /**
+   * A compaction newer than every message, as its summary message; `newest` then holds the messages before it (the
+   * context's last messages when the compaction kept them).
+   */
+  summary: AgentMessage | null;
+  /** When `newest` holds custom messages only and the walk stopped at a compaction: what may precede them. */
+  before: AgentMessage[];
+}
+
+function summaryOf(entry: SessionEntry & { type: "compaction" }): AgentMessage {
+  return {
+    role: "compactionSummary",
+    summary: entry.summary,
+    tokensBefore: entry.tokensBefore,
+    timestamp: new Date(entry.timestamp).getTime(),
+  };
+}
+
+/** The first message on the path at or above `id`. */
+function messageFrom(session: SessionView, id: string | null): AgentMessage | null {
+  while (id !== null) {
+    const entry = session.getEntry(id) as SessionEntry | undefined;
+    if (!entry) return null;
+    const message = entryMessage(entry);
+    if (message) return message;
+    id = entry.parentId;
+  }
+  return null;
+}
+
+function persistedEnd(session: SessionView): PersistedEnd {
+  const end: PersistedEnd = { newest: [], atRoot: false, summary: null, before: [] };
   let id = session.getLeafId();
   while (id !== null) {
     const entry = session.getEntry(id) as SessionEntry | undefined;
-    if (!entry) break;
-    if (entry.type === "compaction" && out.length === 0) {
-      out.push({
-        role: "compactionSummary",
-        summary: entry.summary,
-        tokensBefore: entry.tokensBefore,
-        timestamp: new Date(entry.timestamp).getTime(),
-      });
+    if (!entry) return end;
+    if (entry.type === "compaction") {
+      if (end.newest.length > 0) {
+        // Custom messages only since the compaction: its summary or the last message it kept comes before them.
+        const kept = messageFrom(session, entry.parentId);
+        end.before = kept ? [summaryOf(entry), kept] : [summaryOf(entry)];
+        return end;
+      }
+      // Only the newest compaction shapes the context; an older one just before it changes nothing.
+      end.summary ??= summaryOf(entry);
     }
     const message = entryMessage(entry);
     if (message) {
-      out.push(message);
-      break;
+      end.newest.push(message);
+      if (message.role !== "custom") return end;
     }
     id = entry.parentId;
   }
-  return out;
+  end.atRoot = end.summary === null;
+  return end;
+}
+
+/** Where `newest` (newest first) ends in `messages` as a consecutive run, searching from the end; -1 if nowhere. */
+function runEnd(messages: readonly AgentMessage[], end: PersistedEnd): number {
+  const n = end.newest.length;
+  for (let i = messages.length - 1; i >= n - 1; i--) {
+    if (!end.newest.every((stored, k) => sameMessage(messages[i - k] as AgentMessage, stored))) continue;
+    if (end.atRoot && i - n + 1 !== 0) continue;
+    const previous = messages[i - n];
+    if (end.before.length > 0 && !(previous && end.before.some((m) => sameMessage(previous, m)))) continue;
+    return i;
+  }
+  return -1;
 }
 
 function lastIndexOf(messages: readonly AgentMessage[], stored: AgentMessage): number {
@@ -58,9 +105,10 @@ function lastIndexOf(messages: readonly AgentMessage[], stored: AgentMessage): n
  * whatever the kit appends now. Empty when nothing lags.
  */
 export function unpersistedTail(session: SessionView, messages: readonly AgentMessage[]): AgentMessage[] {
-  const candidates = lastPersisted(session);
-  if (candidates.length === 0) return [...messages];
-  const at = Math.max(...candidates.map((m) => lastIndexOf(messages, m)));
+  const end = persistedEnd(session);
+  if (end.newest.length === 0 && !end.summary) return [...messages];
+  const run = end.newest.length > 0 ? runEnd(messages, end) : -1;
+  const at = end.summary ? Math.max(lastIndexOf(messages, end.summary), run) : run;
   return at < 0 ? [] : messages.slice(at + 1);
 }
 

@@ -1,6 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { CheckName, CheckOutcome, CheckStatus } from "../../reducers/contract/kit-entries.js";
-import { CHECKS, checkStatus, MAX_ROUNDS, missingChecks } from "../../reducers/verification.js";
+import type { CheckName, CheckOutcome } from "../../reducers/contract/kit-entries.js";
+import { CHECKS, checkResultOf, MAX_ROUNDS, missingChecks } from "../../reducers/verification.js";
 import { completionReport, verificationIncomplete } from "../kit/host-messages.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import type { ToolDefinition } from "../tools/index.js";
@@ -13,13 +13,9 @@ const SUMMARY_CHARS = 4000;
 
 function outcomeOf(
   name: CheckName,
-  result: { content: { type: string; text?: string }[]; details: unknown },
+  result: { content: { type: string; text?: string }[]; details: unknown; isError?: boolean },
 ): CheckOutcome {
-  const details = (result.details ?? {}) as { status?: string; testsRun?: number };
-  const known: CheckStatus[] = ["passed", "failed", "no_tests", "error"];
-  const testsRun = typeof details.testsRun === "number" ? details.testsRun : undefined;
-  const reported = known.includes(details.status as CheckStatus) ? (details.status as CheckStatus) : "error";
-  const status = checkStatus(name, reported, testsRun);
+  const { status, testsRun } = checkResultOf(name, result.isError === true, result.details);
   const text = result.content
     .filter((c) => c.type === "text")
     .map((c) => c.text ?? "")

@@ -5,6 +5,7 @@ import type { SessionEntry } from "../log/entry-types.js";
 import type { LoadedSession } from "../session.js";
 import { entryFacts, FLAG } from "./entry-kinds.js";
 import { type ProjectionTable, projectLeaves } from "./projection-table.js";
+import { type PageRequests, requestStatuses } from "./request-status.js";
 import { type SessionSummary, summarizeSession } from "./session-summary.js";
 import { type StateTable, StateTableBuilder } from "./state-table.js";
 
@@ -68,6 +69,8 @@ export interface SessionPageModel {
   callOwners: [number, number][];
   states: StateTable;
   projections: ProjectionTable;
+  /** Each request the session shows, marked verified / differs / not recorded by recomputing its view. */
+  requests: PageRequests;
   /** `[entry index, the record as JSON]`, within a size budget: the active branch from its leaf up first. */
   details: [number, string][];
   diagnostics: PageDiagnostic[];
@@ -185,6 +188,7 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
     callOwners: callOwners(session, indexOf, entries.parents),
     states: states.table,
     projections: projectLeaves(tree, fold, indexOf, options.projectionBudget ?? 1_000_000),
+    requests: requestStatuses(tree, fold, indexOf, options.projectionBudget ?? 1_000_000),
     details: details(session, ids, activeLeaf, entries, options),
     diagnostics: pageDiagnostics(session, indexOf),
     summary,

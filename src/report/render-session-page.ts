@@ -3,6 +3,7 @@ import { clientScript } from "./client-script.js";
 import { PAGE_CSS } from "./client-style.js";
 import { escapeHtml, jsonForScript, pageStart } from "./html.js";
 import type { SessionPageModel } from "./page-model.js";
+import { REQUEST_MARKS, requestsText } from "./request-status.js";
 import { REVISION_NOTE, type SessionSummary, VERIFICATION_TONE, verificationText } from "./session-summary.js";
 
 export interface SessionPageOptions {
@@ -112,10 +113,34 @@ function staticSummary(model: SessionPageModel): string {
     row("recoveries", String(s.recoveries)),
     row("denials", `${s.denials} in ${s.deniedScopes} ${s.deniedScopes === 1 ? "scope" : "scopes"}`),
     row("verification", escapeHtml(verificationText(s.verification))),
+    row("requests", escapeHtml(requestsText(model.requests) || "none")),
     row("diagnostics", String(model.diagnostics.length)),
-  ].join("")}</dl>
+  ].join("")}</dl>${requestRows(model)}
 ${diagnostics.join("\n")}${more > 0 ? `\n<p class="muted">and ${more} more diagnostics (context-kit inspect lists them all)</p>` : ""}
 </div>`;
+}
+
+/** The requests' marks: a chip for the header, and a row per request that was not reproduced. */
+function requestsChip(model: SessionPageModel): string {
+  const text = requestsText(model.requests);
+  if (text === "") return "";
+  const c = model.requests.counts;
+  const tone: Tone = c.differs > 0 ? "bad" : c.verified > 0 && c.notRecorded + c.otherVersion === 0 ? "good" : "warn";
+  return chip(
+    `requests: <b>${escapeHtml(text)}</b>`,
+    tone,
+    "each request's recorded digest compared with the view recomputed at its leaf",
+  );
+}
+
+function requestRows(model: SessionPageModel): string {
+  const rows = model.requests.rows.filter(([, mark]) => REQUEST_MARKS[mark] !== "verified");
+  if (rows.length === 0) return "";
+  const items = rows.slice(0, STATIC_DIAGNOSTICS).map(([leaf, mark]) => {
+    const id = model.entries.ids[leaf] ?? "?";
+    return `<li><code>${escapeHtml(id)}</code> ${escapeHtml(REQUEST_MARKS[mark] ?? "")}</li>`;
+  });
+  return `\n<h3>Requests not verified</h3>\n<ul class="requests">${items.join("")}</ul>`;
 }
 
 /** The self-contained page of one session: static frame and summary, the model as JSON, the client script. */
@@ -131,7 +156,7 @@ export function renderSessionPage(model: SessionPageModel, options: SessionPageO
 <div class="page">
 <header class="top">
   <div class="title">${back}<h1>${escapeHtml(model.file)}</h1><span class="meta">${headerMeta(model)}</span></div>
-  <div class="chips" id="summary">${summaryChips(model.summary, projections)}</div>
+  <div class="chips" id="summary">${summaryChips(model.summary, projections)}\n${requestsChip(model)}</div>
 </header>
 <div>
   <div class="toolbar">

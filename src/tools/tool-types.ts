@@ -1,15 +1,8 @@
 /** Structurally the host's `ToolDefinition` / `AgentToolResult`, without importing the Pi package. */
 
-export interface TextContent {
-  type: "text";
-  text: string;
-}
+import type { ImageContent, TextContent } from "../log/entry-types.js";
 
-export interface ImageContent {
-  type: "image";
-  data: string;
-  mimeType: string;
-}
+export type { ImageContent, TextContent };
 
 export type ToolContent = TextContent | ImageContent;
 

@@ -19,6 +19,7 @@ export interface LeafView {
   anchorIndex: number;
   /** The request-local messages the view added (root guidance first, policy reminder last). */
   added: Pick<OutgoingView, "guidance" | "reminder">;
+  /** The host context as the host hands it to the `context` hook (1.x leaves its `system` messages out and restores them after). */
   host: HostContext;
   state: KitState;
   branchUsers: UserMessage[];
@@ -30,10 +31,21 @@ function usersOf(path: readonly { type: string; message?: AgentMessage }[]): Use
   return users;
 }
 
+/** The host context without 1.x `system` messages (prompt and tool declarations), which no projection sees. */
+function withoutSystem(host: HostContext): HostContext {
+  if (!host.messages.some((m) => m.role === "system")) return host;
+  const keep = host.messages.map((m) => m.role !== "system");
+  return {
+    ...host,
+    messages: host.messages.filter((_, i) => keep[i]),
+    sources: host.sources.filter((_, i) => keep[i]),
+  };
+}
+
 /** The view of a saved leaf: the one projection over the host context and the state folded from the log. */
 export function viewOfLeaf(tree: SessionTree, fold: BranchFold, leafId: string | null, recovery = true): LeafView {
   const leaf = leafId ?? tree.activeLeafId;
-  const host = buildHostContext(tree, leaf);
+  const host = withoutSystem(buildHostContext(tree, leaf));
   const state = fold.stateAt(leaf);
   const path = leaf === null ? [] : tree.pathTo(leaf);
   const branchUsers = usersOf(path);

@@ -33,7 +33,7 @@ export function requestDigest(
   messages: readonly AgentMessage[],
   digestOf: (message: AgentMessage) => string = messageDigest,
 ): string {
-  const hash = createHash("sha256");
-  for (const message of messages) hash.update(digestOf(message));
-  return `sha256:${hash.digest("hex")}`;
+  const parts = new Array<string>(messages.length);
+  for (let i = 0; i < messages.length; i++) parts[i] = digestOf(messages[i] as AgentMessage);
+  return `sha256:${createHash("sha256").update(parts.join("")).digest("hex")}`;
 }

@@ -130,6 +130,7 @@ describe("view", () => {
       "requests",
       "tokensEstimate",
     ]);
+    expect(doc.requests).toEqual([]);
     expect(Object.keys(doc.omitted).sort()).toEqual(["assistant", "other", "toolResult"]);
     expect(Object.keys(doc.tokensEstimate).sort()).toEqual(["full", "view"]);
     expect(doc.anchorId).toBe(doc.leafId);
@@ -236,6 +237,7 @@ describe("check", () => {
     for (const f of doc.files) {
       expect(Object.keys(f).sort()).toEqual(["branches", "file", "readerErrors", "requests", "violations", "warnings"]);
       expect(f.violations).toEqual([]);
+      expect(f.requests).toMatchObject({ recorded: 0 });
     }
     expect(doc.files[0].branches).toBe(2);
   });

@@ -14,10 +14,14 @@ import type { FauxRequest } from "./faux-common.js";
 
 type ConvertToLlm = (messages: AgentMessage[]) => unknown[];
 
+/** 1.x sends the prompt and tools as leading `system` messages; the faux log leaves them out (faux-cli-ext.ts). */
+const withoutSystem = (messages: unknown[]) => messages.filter((m) => (m as { role?: string }).role !== "system");
+
 function comparable(sent: unknown[], view: readonly AgentMessage[]): unknown[] {
-  return sent.map((message, i) => {
+  const kept = view.filter((m) => m.role !== "system");
+  return withoutSystem(sent).map((message, i) => {
     const copy = JSON.parse(JSON.stringify(message)) as Record<string, unknown>;
-    if (view[i]?.role === "custom") delete copy.timestamp;
+    if (kept[i]?.role === "custom") delete copy.timestamp;
     return copy;
   });
 }

@@ -1,8 +1,10 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT, RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
+import { loadHostModule } from "../../src/pi/host.js";
 import { cleanupCliSandboxes, createCliSandbox, runPi } from "../helpers/faux-cli.js";
-import { HOST1_CLI, KIT_EXTENSION, SKIP_HOST1 } from "./lane.js";
+import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
+import { HOST1, HOST1_CLI, KIT_EXTENSION, SKIP_HOST1 } from "./lane.js";
 
 afterAll(() => cleanupCliSandboxes());
 
@@ -66,6 +68,8 @@ describe.skipIf(SKIP_HOST1)("the kit as a `pi -e` extension on the Pi 1.x CLI", 
     expect(JSON.stringify(denied.content)).toContain(GUIDANCE);
     expect(JSON.stringify(results[1]!.content)).not.toContain("do-not-leak");
     expect(JSON.stringify(results[2]!.content)).toContain("hi");
+    const { convertToLlm } = (await loadHostModule(HOST1!)) as { convertToLlm: never };
+    expect(expectViewsReproduceRequests(file, run.requests, convertToLlm)).toBe(4);
   }, 90_000);
 
   // KNOWN ISSUE (both lines; 0.73.1 crashes the same way): in print mode the kit's agent_end continuation polls

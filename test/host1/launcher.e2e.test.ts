@@ -2,9 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT, RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
-import { runningHost } from "../../src/pi/host.js";
+import { loadHostModule, runningHost } from "../../src/pi/host.js";
 import { planLaunch, protectedFlags } from "../../src/pi/launcher.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../helpers/faux-cli.js";
+import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 import { SCHOOL_RECORDS, stalledSchoolSession } from "../synth/school-session.js";
 import {
   HOST0_DIR,
@@ -174,6 +175,8 @@ describe.skipIf(SKIP_HOST1)("pi-context on the Pi 1.x line", () => {
     expect(
       second.requests[0]!.messages.some((m) => m.role === "assistant" && m.text.includes("Scenario analysis")),
     ).toBe(true);
+    const { convertToLlm } = (await loadHostModule(HOST1!)) as { convertToLlm: never };
+    expect(expectViewsReproduceRequests(file, [...first.requests, ...second.requests], convertToLlm)).toBe(4);
 
     // Control: the same sandbox under the bare 1.x CLI loads the trusted project's extension and prompt and offers
     // bash, so the run above shows the launcher's flags at work.

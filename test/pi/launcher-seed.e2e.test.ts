@@ -1,8 +1,11 @@
+import "../helpers/faux-env.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { convertToLlm } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT, RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
+import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 import { SCHOOL_RECORDS, stalledSchoolSession } from "../synth/school-session.js";
 
 const ENTRY = join(import.meta.dirname, "../helpers/pi-context-faux.mjs");
@@ -72,5 +75,6 @@ describe("pi-context resumes the seed's stalled session (97 records) from one pr
     expect(
       second.requests[0]!.messages.some((m) => m.role === "assistant" && m.text.includes("Scenario analysis")),
     ).toBe(true);
+    expect(expectViewsReproduceRequests(file, [...first.requests, ...second.requests], convertToLlm as never)).toBe(4);
   }, 120_000);
 });

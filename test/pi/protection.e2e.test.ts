@@ -1,7 +1,11 @@
+import "../helpers/faux-env.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { convertToLlm } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
+
+import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 
 const ENTRY = join(import.meta.dirname, "../helpers/pi-context-faux.mjs");
 const GUIDANCE = "Generated client code: read openapi/spec.yaml instead.";
@@ -75,6 +79,7 @@ describe("directory protection through pi-context on the real host", () => {
     expect(denials).toHaveLength(3);
     expect(denials.map((m) => (m.details as { scopeCount?: number }).scopeCount)).toEqual([undefined, 2, 3]);
     expect(denials.every((m) => m.isError === true)).toBe(true);
+    expect(expectViewsReproduceRequests(file, run.requests, convertToLlm as never)).toBe(8);
   }, 90_000);
 });
 

@@ -23,7 +23,9 @@ import {
   type FauxScriptItem,
   type FauxStep,
   fauxError,
+  pi,
 } from "../helpers/faux-sdk.js";
+import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 
 /**
  * Completion verification end to end: the real host (in-process SDK, faux provider), the whole kit extension, and the
@@ -222,6 +224,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
     const text = await runCli(["replay", f.sessionFile], { cwd: f.cwd });
     expect(text.stdout).toContain("verification r1: app_build passed, app_test passed (1 test); rounds 1");
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 
   it("a failing test: the model repairs it, the repair is a new revision, and a new report follows", async () => {
@@ -274,6 +277,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
       roundsThisRequest: 2,
     });
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 
   it("a fourth unverified revision after three rounds: VERIFICATION_INCOMPLETE naming the missing checks, no continuation", async () => {
@@ -320,6 +324,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
     expect(reports(h)).toHaveLength(3);
     expect((await replayState(f)).verification).toMatchObject({ revision: 4, roundsThisRequest: 0, incomplete: false });
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 
   it("read-only work: no report, no checks run", async () => {
@@ -335,6 +340,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
     expect(f.runs()).toEqual({ build: 0, test: 0 });
     expect((await replayState(f)).verification).toMatchObject({ revision: 0, checks: {}, roundsThisRequest: 0 });
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 
   it("a failed edit: no revision, no report", async () => {
@@ -347,6 +353,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
     expect(f.runs()).toEqual({ build: 0, test: 0 });
     expect((await replayState(f)).verification).toMatchObject({ revision: 0, roundsThisRequest: 0 });
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 
   it("a run the user aborts after an edit: no report, no continuation", async () => {
@@ -365,6 +372,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
     // The edit is recorded (revision 1) but was never verified automatically.
     expect((await replayState(f)).verification).toMatchObject({ revision: 1, checks: {}, roundsThisRequest: 0 });
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 
   it("a provider error after an edit: no report, no continuation", async () => {
@@ -376,6 +384,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
     expect(h.requests).toHaveLength(2);
     expect(f.runs()).toEqual({ build: 0, test: 0 });
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 
   it("a test run that executes no test is reported as no tests, not as a pass", async () => {
@@ -398,6 +407,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
     expect(received).not.toMatch(/app_test: passed/);
     expect((await replayState(f)).verification.checks.app_test).toMatchObject({ status: "no_tests", testsRun: 0 });
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 
   it("a restart in the middle of a request keeps its revision and round count", async () => {
@@ -449,6 +459,7 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
     expect(after.verification).toMatchObject({ revision: 2, roundsThisRequest: 2 });
     expect(after.request.currentRequestId).toBe(before.request.currentRequestId);
     await h2.dispose();
+    expectViewsReproduceRequests(f.sessionFile, [...h1.requests, ...h2.requests], pi.convertToLlm as never);
   });
 
   it("the model ran app_test itself for the current revision: the kit runs only app_build, the failure stands", async () => {
@@ -486,5 +497,6 @@ describe.concurrent("completion verification on the real host", { timeout: 240_0
       roundsThisRequest: 1,
     });
     await h.dispose();
+    expectViewsReproduceRequests(f.sessionFile, h.requests, pi.convertToLlm as never);
   });
 });

@@ -125,3 +125,17 @@ describe("verification", () => {
       .then((state, before) => expect(state.verification).toEqual(before.verification));
   });
 });
+
+describe("checkResultOf: one parser for checks the model ran and checks the kit ran", () => {
+  it("given a reported status, a flagged error, or no known status, then passed, failed, error", async () => {
+    const { checkResultOf } = await import("../../reducers/verification.js");
+    expect(checkResultOf("app_build", false, { status: "passed" })).toEqual({ status: "passed" });
+    expect(checkResultOf("app_test", false, { status: "passed", testsRun: 0 })).toEqual({
+      status: "no_tests",
+      testsRun: 0,
+    });
+    expect(checkResultOf("app_build", true, { status: "passed" })).toEqual({ status: "failed" });
+    expect(checkResultOf("app_build", false, { status: "fine" })).toEqual({ status: "error" });
+    expect(checkResultOf("app_build", false, undefined)).toEqual({ status: "error" });
+  });
+});
