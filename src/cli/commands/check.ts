@@ -122,7 +122,8 @@ export function formatCheck(f: CheckFileReport): string {
 
 export const checkCommand: Command = {
   name: "check",
-  summary: "Check what the model would see on every branch of every session file (a folder is searched).",
+  summary:
+    "Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).",
   usage: "FILE|DIR... [--json | --ndjson]",
   description:
     "For every leaf of every file, computes the outgoing view and checks the projection invariants (every user message of the branch kept, tool calls paired with their results, a recovery view only from an authentic marker, ...), and recomputes every request the kit recorded (its digest) to say whether the view reproduces it. Error diagnostics count as violations too: a line the host drops, an entry it re-parents or a cycle changes what the model sees. Exit 1 on any violation, 2 when a file is unreadable or not a Pi session file (the others are still checked).",
