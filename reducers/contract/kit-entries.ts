@@ -13,7 +13,9 @@ export const KIT = {
   toolLoopMarker: "context-kit/tool-loop/v1",
   toolLoopStop: "context-kit/tool-loop-stop/v1",
   rootGuidance: "context-kit/root-guidance/v1",
-  requestDigest: "context-kit/request-digest/v1",
+  requestDigest: "context-kit/request-digest/v2",
+  /** Older request digests (one hash over the joined message digests); still read and verified. */
+  requestDigestV1: "context-kit/request-digest/v1",
 } as const;
 
 export type KitCustomType = (typeof KIT)[keyof typeof KIT];
@@ -112,7 +114,10 @@ export interface RootGuidanceData {
  * persisted yet when the request was made land right after it).
  */
 export interface RequestDigestData {
-  /** `sha256:` + hex of the SHA-256 of the stable JSON of the outgoing messages (custom messages without timestamp). */
+  /**
+   * `sha256:` + hex: v2, the last link of a SHA-256 chain over the outgoing messages' digests; v1, the SHA-256 of
+   * those digests joined (each the SHA-256 of a message's stable JSON, custom messages without timestamp).
+   */
   digest: string;
   kitVersion: string;
   pending: number;

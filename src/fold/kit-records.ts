@@ -13,6 +13,7 @@ const SCHEMAS: Record<string, { schema: string; type: KitRecord["type"] }> = {
   [KIT.toolLoopStop]: { schema: "kit-tool-loop-stop.schema.json", type: "toolLoopStop" },
   [KIT.rootGuidance]: { schema: "kit-root-guidance.schema.json", type: "rootGuidance" },
   [KIT.requestDigest]: { schema: "kit-request-digest.schema.json", type: "requestDigest" },
+  [KIT.requestDigestV1]: { schema: "kit-request-digest.schema.json", type: "requestDigest" },
 };
 const DATA_RECORDS = new Set<KitRecord["type"]>(["policyAllowed", "rootGuidance", "requestDigest"]);
 

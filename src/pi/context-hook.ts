@@ -34,7 +34,7 @@ export function handleContextRequest(request: ContextRequest): OutgoingView {
   }
   const { view, pending } = liveRequest(session, live.atLeaf(session), request.messages);
   const digest: RequestDigestData = {
-    digest: request.digests.digest(request.messages, view.messages),
+    digest: request.digests.digest(session, request.messages, view),
     kitVersion: request.kitVersion,
     pending,
     messages: view.messages.length,

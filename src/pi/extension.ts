@@ -65,6 +65,11 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
     pi.on("session_start", warm);
     pi.on("session_tree", warm);
     pi.on("session_compact", warm);
+    // The host replaced its messages: the next digest starts over (the digests also see it on the branch).
+    const forget = () => digests.reset();
+    pi.on("session_start", forget);
+    pi.on("session_tree", forget);
+    pi.on("session_compact", forget);
 
     pi.on("before_agent_start", async (event, ctx) => {
       try {

@@ -1,48 +1,179 @@
-import type { AgentMessage } from "../log/entry-types.js";
-import { messageDigest, requestDigest } from "../view/request-digest.js";
+import type { OutgoingView } from "../../projections/outgoing-view.js";
+import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
+import { CHAIN_START, chainDigestOf, chainStep, messageDigest } from "../view/request-digest.js";
+import type { SessionView } from "./live-state.js";
 
-const REUSABLE = new Set(["user", "assistant", "toolResult"]);
-
-/** Cheap facts that change when a message at a position is replaced; content sizes stand for the content. */
+/** Cheap facts that change when the message at a position is replaced; content sizes stand for the content. */
 function witness(message: AgentMessage): string {
   const m = message as { role: string; timestamp?: unknown; toolCallId?: string };
   let size = 0;
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") size = content.length;
   else if (Array.isArray(content)) {
-    for (const block of content as { type?: string; text?: string; thinking?: string; data?: string }[]) {
+    for (const block of content as { text?: string; thinking?: string; data?: string }[]) {
       size += 1 + (block?.text?.length ?? 0) + (block?.thinking?.length ?? 0) + (block?.data?.length ?? 0);
     }
   }
   return `${m.role}\u0000${String(m.timestamp)}\u0000${m.toolCallId ?? ""}\u0000${size}`;
 }
 
+/** Positions whose witnesses are compared before a prefix is reused: the last ones, then halving towards 0. */
+function probes(length: number): number[] {
+  const out: number[] = [];
+  for (let back = 1; back <= length; back *= 2) out.push(length - back);
+  if (length > 0) out.push(0);
+  return out;
+}
+
+/** Positions audited per request beyond the probes, in turn, so that every position is looked at again in time. */
+const AUDITED = 64;
+
+/** The leaf has `ancestor` on its path, and no compaction or branch summary lies between them. */
+function extendsLeaf(session: SessionView, ancestor: string | null): boolean {
+  let id = session.getLeafId();
+  while (id !== null) {
+    if (id === ancestor) return true;
+    const entry = session.getEntry(id) as SessionEntry | undefined;
+    if (!entry || entry.type === "compaction" || entry.type === "branch_summary") return false;
+    id = entry.parentId;
+  }
+  return ancestor === null;
+}
+
+/** What the last request cost: messages hashed, chain links computed, whether it started over. */
+export interface DigestWork {
+  messagesHashed: number;
+  links: number;
+  /** Nothing of the previous request was reused (first request, new session, compaction, branch switch, rewrite). */
+  fromScratch: boolean;
+}
+
+interface HostMemo {
+  sessionKey: string;
+  /** The session's leaf when the request was digested (its digest entry is appended under it). */
+  leafId: string | null;
+  /** Per host message position: its digest, its witness, and the chain after it (chained on from `start`). */
+  digests: string[];
+  witnesses: string[];
+  start: string;
+  chain: string[];
+}
+
 /**
- * Request digests for one live process. The host hands every `context` call a fresh deep copy of its messages, so a
- * user, assistant or tool result message's digest is kept by position and reused while the message at that position
- * shows the same role, timestamp, tool call and content size; only new or replaced messages are hashed again.
+ * Request digests (`requestDigest`'s chain) for one live process, in work proportional to what is new since the
+ * previous request. The host hands every `context` call a fresh deep copy of its messages, and only appends to them
+ * while the session stays on the same branch; it replaces them when it compacts, moves in the tree or switches
+ * sessions. So the previous request's host messages are reused as a prefix, with their digests and chain links,
+ * when the session is the same, its leaf still has the previous request's leaf on its path with no compaction or
+ * branch summary since, there are at least as many messages, and the messages at a logarithmic set of positions
+ * (the last ones, then halving towards the first) and at 64 more positions taken in turn show the same role,
+ * timestamp, tool call and content size. Otherwise every message is hashed again. (An older message rewritten in
+ * the request alone, by another extension running before the kit, is found only when its turn comes.) A recovery view reuses the previous view's links for their common prefix.
  */
 export class LiveDigests {
-  private witnesses: string[] = [];
-  private digests: string[] = [];
+  private host: HostMemo | null = null;
+  private viewDigests: string[] = [];
+  private viewChain: string[] = [];
+  private auditCursor = 0;
+  private work: DigestWork = { messagesHashed: 0, links: 0, fromScratch: true };
 
-  digest(hostMessages: readonly AgentMessage[], view: readonly AgentMessage[]): string {
-    const known = new Map<AgentMessage, string>();
-    for (let i = 0; i < hostMessages.length; i++) {
-      const message = hostMessages[i] as AgentMessage;
-      // Host messages, summaries and bash runs are few and small, and share stamps more easily: hashed every time.
-      if (!REUSABLE.has(message.role)) continue;
-      const w = witness(message);
-      let d = this.witnesses[i] === w ? this.digests[i] : undefined;
-      if (d === undefined) {
-        d = messageDigest(message);
-        this.witnesses[i] = w;
-        this.digests[i] = d;
-      }
-      known.set(message, d);
+  /** What the last `digest` call did. */
+  get lastWork(): DigestWork {
+    return { ...this.work };
+  }
+
+  /** Forget everything (the host replaced its messages). */
+  reset(): void {
+    this.host = null;
+    this.viewDigests = [];
+    this.viewChain = [];
+  }
+
+  digest(session: SessionView, hostMessages: readonly AgentMessage[], view: OutgoingView): string {
+    this.work = { messagesHashed: 0, links: 0, fromScratch: false };
+    const memo = this.hostDigests(session, hostMessages);
+    const added = (view.guidance ? 1 : 0) + (view.reminder ? 1 : 0);
+    if (view.anchorIndex < 0 && view.messages.length === hostMessages.length + added) {
+      return this.passThrough(memo, view);
     }
-    this.witnesses.length = hostMessages.length;
-    this.digests.length = hostMessages.length;
-    return requestDigest(view, (message) => known.get(message) ?? messageDigest(message));
+    return this.wholeView(memo, hostMessages, view.messages);
+  }
+
+  private hash(message: AgentMessage): string {
+    this.work.messagesHashed++;
+    return messageDigest(message);
+  }
+
+  private link(previous: string, digest: string): string {
+    this.work.links++;
+    return chainStep(previous, digest);
+  }
+
+  /** The next `AUDITED` positions below `length`, round robin. */
+  private audited(length: number): number[] {
+    const out: number[] = [];
+    for (let k = 0; k < Math.min(AUDITED, length); k++) out.push((this.auditCursor + k) % length);
+    this.auditCursor = length === 0 ? 0 : (this.auditCursor + AUDITED) % length;
+    return out;
+  }
+
+  /** The host messages' digests and witnesses, reusing the previous request's for the prefix shown unchanged. */
+  private hostDigests(session: SessionView, messages: readonly AgentMessage[]): HostMemo {
+    const sessionKey = `${session.getSessionId()}\u0000${session.getSessionFile() ?? ""}`;
+    let memo = this.host;
+    const reusable =
+      memo !== null &&
+      memo.sessionKey === sessionKey &&
+      messages.length >= memo.digests.length &&
+      extendsLeaf(session, memo.leafId) &&
+      [...probes(memo.digests.length), ...this.audited(memo.digests.length)].every(
+        (i) => witness(messages[i] as AgentMessage) === memo?.witnesses[i],
+      );
+    if (!memo || !reusable) {
+      this.work.fromScratch = true;
+      memo = { sessionKey, leafId: null, digests: [], witnesses: [], start: CHAIN_START, chain: [] };
+      this.host = memo;
+    }
+    memo.leafId = session.getLeafId();
+    for (let i = memo.digests.length; i < messages.length; i++) {
+      const message = messages[i] as AgentMessage;
+      memo.digests.push(this.hash(message));
+      memo.witnesses.push(witness(message));
+    }
+    return memo;
+  }
+
+  /** Guidance, the host's messages as they are, reminder: the host chain is extended by the new messages only. */
+  private passThrough(memo: HostMemo, view: OutgoingView): string {
+    const start = view.guidance ? this.link(CHAIN_START, this.hash(view.guidance)) : CHAIN_START;
+    if (start !== memo.start) {
+      memo.start = start;
+      memo.chain.length = 0;
+    }
+    const { digests, chain } = memo;
+    for (let i = chain.length; i < digests.length; i++) {
+      chain.push(this.link(i === 0 ? start : (chain[i - 1] as string), digests[i] as string));
+    }
+    const last = chain.length === 0 ? start : (chain[chain.length - 1] as string);
+    return chainDigestOf(view.reminder ? this.link(last, this.hash(view.reminder)) : last);
+  }
+
+  /** Any other view (a recovery view): its messages' digests, chained on from the prefix it shares with the last one. */
+  private wholeView(memo: HostMemo, host: readonly AgentMessage[], view: readonly AgentMessage[]): string {
+    const position = new Map<AgentMessage, number>();
+    host.forEach((message, i) => position.set(message, i));
+    const digests = view.map((message) => {
+      const at = position.get(message);
+      return at === undefined ? this.hash(message) : (memo.digests[at] as string);
+    });
+    let same = 0;
+    while (same < digests.length && same < this.viewDigests.length && digests[same] === this.viewDigests[same]) same++;
+    const chain = this.viewChain.slice(0, same);
+    for (let i = same; i < digests.length; i++) {
+      chain.push(this.link(i === 0 ? CHAIN_START : (chain[i - 1] as string), digests[i] as string));
+    }
+    this.viewDigests = digests;
+    this.viewChain = chain;
+    return chainDigestOf(chain.length === 0 ? CHAIN_START : (chain[chain.length - 1] as string));
   }
 }

@@ -1,10 +1,10 @@
-import type { RequestDigestData } from "../../reducers/contract/kit-entries.js";
+import { KIT, type RequestDigestData } from "../../reducers/contract/kit-entries.js";
 import type { BranchFold } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import { entryMessage } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { viewOfLeaf } from "./leaf-view.js";
-import { requestDigest } from "./request-digest.js";
+import { requestDigest, requestDigestV1 } from "./request-digest.js";
 
 /** A live request as the log records it: its digest entry and the leaf whose view it was. */
 export interface RecordedRequest {
@@ -14,6 +14,8 @@ export interface RecordedRequest {
   /** Null when the messages the request was made with never reached the file. */
   leafId: string | null;
   recorded: RequestDigestData;
+  /** The entry's format: 2 chains the message digests, 1 hashes them joined. */
+  format: 1 | 2;
 }
 
 /**
@@ -44,6 +46,7 @@ export function recordedRequests(tree: SessionTree): RecordedRequest[] {
       digestEntryId: entry.id,
       leafId: requestLeaf(tree, entry.id, record.data.pending),
       recorded: record.data,
+      format: entry.customType === KIT.requestDigestV1 ? 1 : 2,
     });
   }
   return out;
@@ -65,7 +68,8 @@ export function verifyRequest(
   kitVersion: string,
 ): VerifiedRequest {
   if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
-  const computed = requestDigest(viewOfLeaf(tree, fold, request.leafId).messages);
+  const messages = viewOfLeaf(tree, fold, request.leafId).messages;
+  const computed = request.format === 1 ? requestDigestV1(messages) : requestDigest(messages);
   const status: RequestStatus =
     computed === request.recorded.digest
       ? "verified"

@@ -28,18 +28,25 @@ function comparable(sent: unknown[], view: readonly AgentMessage[]): unknown[] {
 
 /**
  * `requests` are every provider request the session's runs made, in order (the session's own; a run that ends in
- * a provider error still counts). Returns how many requests were compared.
+ * a provider error still counts). `unsent`: how many last recorded requests were aborted before they reached the
+ * provider (their digests are still verified). Returns how many requests were compared.
  */
 export function expectViewsReproduceRequests(
   sessionFile: string,
   requests: readonly Pick<FauxRequest, "llmMessages">[],
   convertToLlm: ConvertToLlm,
+  unsent = 0,
 ): number {
   const { tree } = loadSession(sessionFile);
   const fold = foldTree(tree);
   const recorded = recordedRequests(tree);
-  expect(recorded, "one digest entry per provider request").toHaveLength(requests.length);
-  recorded.forEach((request, i) => {
+  expect(recorded, "one digest entry per provider request").toHaveLength(requests.length + unsent);
+  for (const request of recorded.slice(requests.length)) {
+    expect(verifyRequest(tree, fold, request, kitVersion()).status, `request ${request.number} digest`).toBe(
+      "verified",
+    );
+  }
+  recorded.slice(0, requests.length).forEach((request, i) => {
     expect(request.leafId, `request ${request.number}: its leaf is in the file`).not.toBeNull();
     const view = viewOfLeaf(tree, fold, request.leafId).messages;
     const offline = convertToLlm(view);

@@ -1,14 +1,17 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
+import { loadHostModule } from "../../src/pi/host.js";
+import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 import {
+  expectCheckClean,
   expectMarkerRefusalStop,
   expectNoLoop,
   type LoopScenario,
   POLL,
   REPEAT,
 } from "../helpers/tool-loop-scenarios.js";
-import { HOST1_ENV, LAUNCHER_FAUX, SKIP_HOST1 } from "./lane.js";
+import { HOST1, HOST1_ENV, LAUNCHER_FAUX, SKIP_HOST1 } from "./lane.js";
 
 afterAll(() => cleanupCliSandboxes());
 
@@ -31,6 +34,10 @@ describe.skipIf(SKIP_HOST1)("tool-call loops with pi-context on the Pi 1.x line"
     expect(r.stderr).not.toMatch(/context-kit\]/);
     expectMarkerRefusalStop(r.entries(), r.requests);
     expect(r.stdout).not.toContain("unreachable");
+    await expectCheckClean(r.entries());
+    const { convertToLlm } = (await loadHostModule(HOST1!)) as { convertToLlm: never };
+    // The request after the stop is recorded, then aborted before the provider is asked.
+    expectViewsReproduceRequests(r.sessionFile as string, r.requests, convertToLlm, 1);
   });
 
   it("a model polling a file that changes gets neither", async () => {
@@ -38,5 +45,8 @@ describe.skipIf(SKIP_HOST1)("tool-call loops with pi-context on the Pi 1.x line"
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("The build is done.");
     expectNoLoop(r.entries());
+    await expectCheckClean(r.entries());
+    const { convertToLlm } = (await loadHostModule(HOST1!)) as { convertToLlm: never };
+    expectViewsReproduceRequests(r.sessionFile as string, r.requests, convertToLlm);
   });
 });

@@ -2,7 +2,9 @@ import { copyFileSync, rmSync } from "node:fs";
 import { recoveryMarker } from "../../kit/host-messages.js";
 import type { AgentMessage } from "../../log/entry-types.js";
 import { handleContextRequest } from "../../pi/context-hook.js";
+import type { OutgoingView } from "../../../projections/outgoing-view.js";
 import { LiveDigests } from "../../pi/live-digests.js";
+import type { SessionView } from "../../pi/live-state.js";
 import { LiveState } from "../../pi/live-state.js";
 import type { HostApi, HostSessionManager } from "./host.js";
 import { collectGarbage, median, percentile, ratio, timed } from "./stats.js";
@@ -126,9 +128,9 @@ function measureOn(
   const digests = new LiveDigests();
   let digestMs = 0;
   const timedDigests = {
-    digest(host: readonly AgentMessage[], view: readonly AgentMessage[]) {
+    digest(session: SessionView, host: readonly AgentMessage[], view: OutgoingView) {
       const start = performance.now();
-      const digest = digests.digest(host, view);
+      const digest = digests.digest(session, host, view);
       digestMs = performance.now() - start;
       return digest;
     },
