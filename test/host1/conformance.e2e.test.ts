@@ -8,8 +8,9 @@ import { loadHostModule } from "../../src/pi/host.js";
 import { type LoadedSession, loadSessionText } from "../../src/session.js";
 import { buildHostContext } from "../../src/tree/host-context.js";
 import { SessionTree } from "../../src/tree/session-tree.js";
-import { cleanupCliSandboxes, createCliSandbox, FAUX_CLI_EXT } from "../helpers/faux-cli.js";
+import { cleanupCliSandboxes, createCliSandbox, FAUX_CLI_EXT, readJsonLines } from "../helpers/faux-cli.js";
 import { SHARED_SESSIONS, sharedSessionFiles } from "../helpers/shared-sessions.js";
+import { expectCheckClean } from "../helpers/tool-loop-scenarios.js";
 import { randomSession } from "../synth/random-tree.js";
 import { COMPACTING_SETTINGS, HOST1, HOST1_CLI, KIT_EXTENSION, runRpc, SKIP_HOST1 } from "./lane.js";
 
@@ -236,6 +237,10 @@ describe.skipIf(SKIP_HOST1)("sessions written by Pi 1.x: the kit reads them as 1
     // The context after the compaction starts with the checkpoint, then the summary.
     const roles = buildHostContext(session.tree).messages.map((m) => m.role);
     expect(roles.slice(0, 2)).toEqual(["system", "compactionSummary"]);
+  });
+
+  it("the CLI's file: check reproduces every request the kit recorded (markers and the compaction included)", async () => {
+    await expectCheckClean(readJsonLines(cliFile));
   });
 
   it("continued through SessionManager: context edits, usage, a second compaction, branches", () => {

@@ -6,6 +6,7 @@ import { loadHostModule, runningHost } from "../../src/pi/host.js";
 import { planLaunch, protectedFlags } from "../../src/pi/launcher.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../helpers/faux-cli.js";
 import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
+import { expectCheckClean } from "../helpers/tool-loop-scenarios.js";
 import { SCHOOL_RECORDS, stalledSchoolSession } from "../synth/school-session.js";
 import {
   HOST0_DIR,
@@ -196,10 +197,11 @@ describe.skipIf(SKIP_HOST1)("pi-context on the Pi 1.x line", () => {
   describe("a live stall in RPC mode (the process stays, so the kit's agent_end continuation runs)", () => {
     let run: RpcRun | undefined;
     let entries: Record<string, unknown>[] = [];
+    let file = "";
     const stalled = async () => {
       if (run) return run;
       const sandbox = createCliSandbox({ files: { "models/school.xml": "<model objects='11'/>" } });
-      const file = join(sandbox.root, "live.jsonl");
+      file = join(sandbox.root, "live.jsonl");
       run = await runRpc({
         entry: LAUNCHER_FAUX,
         sandbox,
@@ -239,6 +241,13 @@ describe.skipIf(SKIP_HOST1)("pi-context on the Pi 1.x line", () => {
       expect(userTexts.at(-1)).toContain(RECOVERED_PREFIX);
       const afterRead = live.requests[4]!;
       expect(afterRead.messages.some((m) => m.role === "toolResult" && m.text.includes("objects='11'"))).toBe(true);
+    }, 90_000);
+
+    it("check reproduces every recorded request (marker runs and the recovery view included)", async () => {
+      const live = await stalled();
+      await expectCheckClean(entries);
+      const { convertToLlm } = (await loadHostModule(HOST1!)) as { convertToLlm: never };
+      expect(expectViewsReproduceRequests(file, live.requests, convertToLlm)).toBe(live.requests.length);
     }, 90_000);
 
     // KNOWN ISSUE (1.x only): 1.x fires before_agent_start for the run that `sendMessage(marker, {triggerTurn})`

@@ -36,6 +36,7 @@ describe("tool-call loops on the real host, 0.73 SDK", () => {
     h.script(POLL.script);
     await h.prompt(POLL.prompt);
     expectNoLoop(h.entries());
+    await expectCheckClean(h.entries());
     expect(h.lastText()).toBe("The build is done.");
     await h.dispose();
   });
@@ -65,5 +66,6 @@ describe("tool-call loops with pi-context on the 0.73 CLI (print mode)", () => {
     const r = await run(POLL);
     expect(r.exitCode).toBe(0);
     expectNoLoop(r.entries());
+    await expectCheckClean(r.entries());
   });
 });
