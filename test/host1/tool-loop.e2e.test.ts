@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
+import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../helpers/faux-cli.js";
 import { loadHostModule } from "../../src/pi/host.js";
 import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 import {
@@ -11,7 +11,7 @@ import {
   POLL,
   REPEAT,
 } from "../helpers/tool-loop-scenarios.js";
-import { HOST1, HOST1_ENV, LAUNCHER_FAUX, SKIP_HOST1 } from "./lane.js";
+import { HOST1, HOST1_CLI, HOST1_ENV, KIT_EXTENSION, LAUNCHER_FAUX, SKIP_HOST1 } from "./lane.js";
 
 afterAll(() => cleanupCliSandboxes());
 
@@ -48,5 +48,27 @@ describe.skipIf(SKIP_HOST1)("tool-call loops with pi-context on the Pi 1.x line"
     await expectCheckClean(r.entries());
     const { convertToLlm } = (await loadHostModule(HOST1!)) as { convertToLlm: never };
     expectViewsReproduceRequests(r.sessionFile as string, r.requests, convertToLlm);
+  });
+});
+
+describe.skipIf(SKIP_HOST1)("tool-call loops with the kit as a `pi -e` extension on the Pi 1.x CLI", () => {
+  it("a model repeating a read, with a root AGENTS.md: every recorded request is reproduced and check passes", async () => {
+    const sandbox = createCliSandbox({
+      files: { ...REPEAT.files, "AGENTS.md": "Project rule: read before you write.\n" },
+    });
+    const file = join(sandbox.root, "loop.jsonl");
+    const r = await runPi({
+      sandbox,
+      entry: HOST1_CLI,
+      extraExtensions: [KIT_EXTENSION],
+      timeoutMs: 60_000,
+      args: ["--session", file, "-p", REPEAT.prompt],
+      script: REPEAT.script,
+    });
+    expect(r.stderr).not.toMatch(/context-kit\]/);
+    expectMarkerRefusalStop(r.entries(), r.requests);
+    await expectCheckClean(r.entries());
+    const { convertToLlm } = (await loadHostModule(HOST1!)) as { convertToLlm: never };
+    expectViewsReproduceRequests(file, r.requests, convertToLlm, 1);
   });
 });
