@@ -161,7 +161,7 @@ export class LiveDigests {
   /** Any other view (a recovery view): its messages' digests, chained on from the prefix it shares with the last one. */
   private wholeView(memo: HostMemo, host: readonly AgentMessage[], view: readonly AgentMessage[]): string {
     const position = new Map<AgentMessage, number>();
-    host.forEach((message, i) => position.set(message, i));
+    for (let i = 0; i < host.length; i++) position.set(host[i] as AgentMessage, i);
     const digests = view.map((message) => {
       const at = position.get(message);
       return at === undefined ? this.hash(message) : (memo.digests[at] as string);

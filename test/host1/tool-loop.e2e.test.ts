@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../helpers/faux-cli.js";
 import { loadHostModule } from "../../src/pi/host.js";
+import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../helpers/faux-cli.js";
 import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 import {
   expectCheckClean,

@@ -8,6 +8,7 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { KIT } from "../../reducers/contract/kit-entries.js";
 import { runCli } from "../../src/cli/run.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
 
@@ -66,9 +67,43 @@ describe("the live evidence sample", () => {
     expect(file.violations).toEqual([]);
   }, 120_000);
 
+  it("records its requests in the current digest format", () => {
+    const types = readFileSync(join(DIR, NAME), "utf8").match(/context-kit\/request-digest\/v\d/g);
+    expect(new Set(types)).toEqual(new Set([KIT.requestDigest]));
+  });
+
   it.each(["replay", "view", "check"])("matches its expected `%s --json` output", async (command) => {
     const out = await runCli([command, NAME, "--json"], { cwd: DIR });
     expect(out.exitCode).toBe(0);
     compareOrWrite(join(DIR, NAME.replace(/\.jsonl$/, `.${command}.json`)), out.stdout);
+  });
+});
+
+/** The same run as recorded by an earlier kit, with `context-kit/request-digest/v1` entries (one hash over all). */
+const V1 = join(import.meta.dirname, "fixtures/live-guidance-session.v1.jsonl");
+const FIXTURES = join(import.meta.dirname, "fixtures");
+
+describe("a session recorded with v1 request digests", () => {
+  it("check still reproduces every request it recorded", async () => {
+    const out = await runCli(["check", V1, "--json"], { cwd: FIXTURES });
+    expect(out.exitCode).toBe(0);
+    expect(JSON.parse(out.stdout).files[0].requests).toEqual({
+      recorded: 4,
+      verified: 4,
+      differs: 0,
+      otherVersion: 0,
+      unresolved: 0,
+    });
+  });
+
+  it("check names the request whose message was changed by one byte", async () => {
+    const sandbox = createCliSandbox({});
+    const text = readFileSync(V1, "utf8");
+    const changed = text.replace("export const answer = 41;", "export const answer = 42;");
+    expect(changed).not.toBe(text);
+    writeFileSync(join(sandbox.root, "changed.jsonl"), changed);
+    const out = await runCli(["check", "changed.jsonl"], { cwd: sandbox.root });
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toMatch(/REQUEST_DIFFERS: request 3 /);
   });
 });

@@ -1,8 +1,8 @@
 import { copyFileSync, rmSync } from "node:fs";
+import type { OutgoingView } from "../../../projections/outgoing-view.js";
 import { recoveryMarker } from "../../kit/host-messages.js";
 import type { AgentMessage } from "../../log/entry-types.js";
 import { handleContextRequest } from "../../pi/context-hook.js";
-import type { OutgoingView } from "../../../projections/outgoing-view.js";
 import { LiveDigests } from "../../pi/live-digests.js";
 import type { SessionView } from "../../pi/live-state.js";
 import { LiveState } from "../../pi/live-state.js";
