@@ -28,13 +28,25 @@ function probes(length: number): number[] {
 /** Positions audited per request beyond the probes, in turn, so that every position is looked at again in time. */
 const AUDITED = 64;
 
-/** The leaf has `ancestor` on its path, and no compaction or branch summary lies between them. */
+/** Entries that at most append to the host's messages (a compaction, branch summary or 1.x context edit does more). */
+const APPENDING = new Set([
+  "message",
+  "custom_message",
+  "custom",
+  "label",
+  "session_info",
+  "model_change",
+  "thinking_level_change",
+  "usage",
+]);
+
+/** The leaf has `ancestor` on its path, and only entries that append to the messages lie between them. */
 function extendsLeaf(session: SessionView, ancestor: string | null): boolean {
   let id = session.getLeafId();
   while (id !== null) {
     if (id === ancestor) return true;
     const entry = session.getEntry(id) as SessionEntry | undefined;
-    if (!entry || entry.type === "compaction" || entry.type === "branch_summary") return false;
+    if (!entry || !APPENDING.has(entry.type)) return false;
     id = entry.parentId;
   }
   return ancestor === null;
@@ -64,8 +76,8 @@ interface HostMemo {
  * previous request. The host hands every `context` call a fresh deep copy of its messages, and only appends to them
  * while the session stays on the same branch; it replaces them when it compacts, moves in the tree or switches
  * sessions. So the previous request's host messages are reused as a prefix, with their digests and chain links,
- * when the session is the same, its leaf still has the previous request's leaf on its path with no compaction or
- * branch summary since, there are at least as many messages, and the messages at a logarithmic set of positions
+ * when the session is the same, its leaf still has the previous request's leaf on its path with only appending
+ * entries since (no compaction, branch summary or 1.x context edit), there are at least as many messages, and the messages at a logarithmic set of positions
  * (the last ones, then halving towards the first) and at 64 more positions taken in turn show the same role,
  * timestamp, tool call and content size. Otherwise every message is hashed again. (An older message rewritten in
  * the request alone, by another extension running before the kit, is found only when its turn comes.) A recovery view reuses the previous view's links for their common prefix.
