@@ -25,9 +25,6 @@ function probes(length: number): number[] {
   return out;
 }
 
-/** Positions audited per request beyond the probes, in turn, so that every position is looked at again in time. */
-const AUDITED = 64;
-
 /** Entries that at most append to the host's messages (a compaction, branch summary or 1.x context edit does more). */
 const APPENDING = new Set([
   "message",
@@ -78,15 +75,14 @@ interface HostMemo {
  * sessions. So the previous request's host messages are reused as a prefix, with their digests and chain links,
  * when the session is the same, its leaf still has the previous request's leaf on its path with only appending
  * entries since (no compaction, branch summary or 1.x context edit), there are at least as many messages, and the messages at a logarithmic set of positions
- * (the last ones, then halving towards the first) and at 64 more positions taken in turn show the same role,
- * timestamp, tool call and content size. Otherwise every message is hashed again. (An older message rewritten in
- * the request alone, by another extension running before the kit, is found only when its turn comes.) A recovery view reuses the previous view's links for their common prefix.
+ * (the last ones, then halving towards the first) show the same role, timestamp, tool call and content size.
+ * Otherwise every message is hashed again. (An older message rewritten for one request only, by another extension
+ * running before the kit, is found only when it stands at one of those positions.) A recovery view reuses the previous view's links for their common prefix.
  */
 export class LiveDigests {
   private host: HostMemo | null = null;
   private viewDigests: string[] = [];
   private viewChain: string[] = [];
-  private auditCursor = 0;
   private work: DigestWork = { messagesHashed: 0, links: 0, fromScratch: true };
 
   /** What the last `digest` call did. */
@@ -108,7 +104,7 @@ export class LiveDigests {
     if (view.anchorIndex < 0 && view.messages.length === hostMessages.length + added) {
       return this.passThrough(memo, view);
     }
-    return this.wholeView(memo, hostMessages, view.messages);
+    return this.wholeView(memo, hostMessages, view);
   }
 
   private hash(message: AgentMessage): string {
@@ -121,14 +117,6 @@ export class LiveDigests {
     return chainStep(previous, digest);
   }
 
-  /** The next `AUDITED` positions below `length`, round robin. */
-  private audited(length: number): number[] {
-    const out: number[] = [];
-    for (let k = 0; k < Math.min(AUDITED, length); k++) out.push((this.auditCursor + k) % length);
-    this.auditCursor = length === 0 ? 0 : (this.auditCursor + AUDITED) % length;
-    return out;
-  }
-
   /** The host messages' digests and witnesses, reusing the previous request's for the prefix shown unchanged. */
   private hostDigests(session: SessionView, messages: readonly AgentMessage[]): HostMemo {
     const sessionKey = `${session.getSessionId()}\u0000${session.getSessionFile() ?? ""}`;
@@ -138,9 +126,7 @@ export class LiveDigests {
       memo.sessionKey === sessionKey &&
       messages.length >= memo.digests.length &&
       extendsLeaf(session, memo.leafId) &&
-      [...probes(memo.digests.length), ...this.audited(memo.digests.length)].every(
-        (i) => witness(messages[i] as AgentMessage) === memo?.witnesses[i],
-      );
+      probes(memo.digests.length).every((i) => witness(messages[i] as AgentMessage) === memo?.witnesses[i]);
     if (!memo || !reusable) {
       this.work.fromScratch = true;
       memo = { sessionKey, leafId: null, digests: [], witnesses: [], start: CHAIN_START, chain: [] };
@@ -171,13 +157,22 @@ export class LiveDigests {
   }
 
   /** Any other view (a recovery view): its messages' digests, chained on from the prefix it shares with the last one. */
-  private wholeView(memo: HostMemo, host: readonly AgentMessage[], view: readonly AgentMessage[]): string {
-    const position = new Map<AgentMessage, number>();
-    for (let i = 0; i < host.length; i++) position.set(host[i] as AgentMessage, i);
-    const digests = view.map((message) => {
-      const at = position.get(message);
-      return at === undefined ? this.hash(message) : (memo.digests[at] as string);
-    });
+  private wholeView(memo: HostMemo, host: readonly AgentMessage[], outgoing: OutgoingView): string {
+    // The view's host messages keep their order: match them walking both lists back from the end.
+    const view = outgoing.messages;
+    const digests = new Array<string>(view.length);
+    let at = host.length - 1;
+    for (let j = view.length - 1; j >= 0; j--) {
+      const message = view[j] as AgentMessage;
+      let p = message === outgoing.reminder || message === outgoing.guidance ? -1 : at;
+      while (p >= 0 && host[p] !== message) p--;
+      if (p >= 0) {
+        digests[j] = memo.digests[p] as string;
+        at = p - 1;
+      } else {
+        digests[j] = this.hash(message);
+      }
+    }
     let same = 0;
     while (same < digests.length && same < this.viewDigests.length && digests[same] === this.viewDigests[same]) same++;
     const chain = this.viewChain.slice(0, same);

@@ -50,6 +50,10 @@ describe("context-kit bench --quick --check --json", () => {
       // the appended message and the previous request's digest entry: each entry reduced once, whatever the length
       expect(row.reductionsPerRequest).toBeGreaterThan(1);
       expect(row.reductionsPerRequest).toBeLessThanOrEqual(2);
+      // each request hashes the one appended message and links it to the previous request's chain
+      expect(row.digestWork.pass).toEqual({ messagesHashed: 1, links: 1 });
+      expect(row.digestWork.view.messagesHashed).toBe(1);
+      expect(row.digestWork.view.links).toBeLessThanOrEqual(2);
     }
     expect(doc.commands.rows.map((r: { name: string }) => r.name)).toEqual([
       "inspect --json",

@@ -206,18 +206,29 @@ describe("live request digests", () => {
     expect(r.digest).toBe(fromScratch(r.sent));
   });
 
-  it("given an older message rewritten in every request, then the audit finds it within one round of 64 positions", () => {
+  it("given an older message rewritten at a probed position (the first), then the request starts over", () => {
     const s = liveSession();
     s.user("start");
     for (let i = 0; i < 200; i++) s.toolStep();
     s.request();
-    const rewrite = (messages: AgentMessage[]) => {
+    const r = s.request((messages) => {
+      (messages[0] as { content: unknown }).content = [{ type: "text", text: "rewritten" }];
+    });
+    expect(r.work.fromScratch).toBe(true);
+    expect(r.digest).toBe(fromScratch(r.sent));
+  });
+
+  it("given an older message rewritten in the request alone at a position no probe looks at, then the reused digest is that of the log (the documented limit)", () => {
+    const s = liveSession();
+    s.user("start");
+    for (let i = 0; i < 200; i++) s.toolStep();
+    s.request();
+    // 401 messages: the probes look at 400, 399, 397, 393, …, 145, 0
+    const r = s.request((messages) => {
       (messages[137] as { content: unknown }).content = [{ type: "text", text: "rewritten" }];
-    };
-    const rounds = Math.ceil(401 / 64) + 1;
-    const found = Array.from({ length: rounds }, () => s.request(rewrite)).findIndex((r) => r.work.fromScratch);
-    expect(found).toBeGreaterThanOrEqual(0);
-    const last = s.request(rewrite);
-    expect(last.digest).toBe(fromScratch(last.sent));
+    });
+    expect(r.work.fromScratch).toBe(false);
+    expect(r.digest).not.toBe(fromScratch(r.sent));
+    expect(s.checked()).toEqual(["verified", "verified"]);
   });
 });

@@ -11,7 +11,7 @@ import { LiveState } from "../../src/pi/live-state.js";
 import { loadSessionText } from "../../src/session.js";
 import { viewOfLeaf } from "../../src/view/leaf-view.js";
 import { recordedRequests, verifyRequest } from "../../src/view/recorded-requests.js";
-import { comparable } from "../../src/view/request-digest.js";
+import { comparable, requestDigest } from "../../src/view/request-digest.js";
 import { cleanupFauxHarnesses, pi } from "../helpers/faux-sdk.js";
 
 afterAll(() => cleanupFauxHarnesses());
@@ -61,6 +61,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("branch" as const), back: fc.nat(30) }) },
 );
 
+/** Requests whose digest extended the previous request's chain. */
+let reused = 0;
+
 /** The host's own session manager, driven as a live session is; the kit's context hook on every request. */
 function drive(ops: readonly Op[]) {
   const sm = pi.SessionManager.inMemory("/p");
@@ -104,6 +107,7 @@ function drive(ops: readonly Op[]) {
           append: (customType, data) => sm.appendCustomEntry(customType, data),
         });
         sent.push(view.messages);
+        if (!digests.lastWork.fromScratch) reused++;
         for (const m of pending) {
           if (m.role === "custom") sm.appendCustomMessageEntry(m.customType, m.content as string, true, m.details);
           else sm.appendMessage(m as never);
@@ -192,6 +196,7 @@ describe("the live hook on the host's SessionManager and the offline view", () =
           const offline = viewOfLeaf(tree, fold, request.leafId);
           expect(withoutCustomStamps(offline.messages)).toEqual(withoutCustomStamps(sent[i] as AgentMessage[]));
           expect(verifyRequest(tree, fold, request, "test").status).toBe("verified");
+          expect(request.recorded.digest).toBe(requestDigest(structuredClone(sent[i] as AgentMessage[])));
           if (offline.anchorIndex >= 0) anchored++;
           requests++;
         });
@@ -203,5 +208,6 @@ describe("the live hook on the host's SessionManager and the offline view", () =
     );
     expect(requests).toBeGreaterThan(300);
     expect(anchored).toBeGreaterThan(20);
+    expect(reused).toBeGreaterThan(100);
   });
 });

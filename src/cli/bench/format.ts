@@ -155,6 +155,7 @@ export function formatBench(doc: BenchDocument): string {
   const g = doc.foldGrowth;
   out.push(
     `  fold median at ${g.to} / at ${g.from}: ${fmtRatio(g.ratio)}  (${verdict(doc, "foldGrowth")}); on the anchored branch (fold⚓): ${fmtRatio(g.anchoredRatio)}; the whole hook (pass): ${fmtRatio(g.hookRatio)}  (${verdict(doc, "hookGrowth")})`,
+    `  digest work per request, messages hashed / chain links (pass; view): ${doc.perRequest.map((p) => `${p.name} ${p.digestWork.pass.messagesHashed.toFixed(2)}/${p.digestWork.pass.links.toFixed(2)}; ${p.digestWork.view.messagesHashed.toFixed(2)}/${p.digestWork.view.links.toFixed(2)}`).join(", ")}`,
     `  reducer calls per request: ${doc.perRequest.map((p) => p.reductionsPerRequest.toFixed(2)).join(", ")}; requests timed (pass/view, at most ${doc.perRequest[0]?.requests ?? 0}, fewer when a case ran out of time): ${doc.perRequest.map((p) => `${p.name} ${p.passThrough.samples}/${p.recoveryView.samples}`).join(", ")}`,
     "  pass = the whole hook when no projection applies (returns without touching the messages); view = the whole hook",
     "  on an anchored branch (fold, find the marker, recovery view); both include recording the request digest, and",

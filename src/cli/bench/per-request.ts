@@ -38,12 +38,24 @@ export interface PerRequestRow {
   hostClone: Latency;
   /** recoveryView.medianMs / hostClone.medianMs (target ≤ 0.1). */
   rewriteRatio: number;
+  /** Messages hashed and chain links computed per timed request for its digest (mean), pass-through and recovery view. */
+  digestWork: { pass: DigestCount; view: DigestCount };
   /** Reducer calls per request: the appended message and the kit's digest entry of the request before (2, flat). */
   reductionsPerRequest: number;
   /** Most hook calls per case; a case stops earlier (after at least 20) when it runs out of its time budget. */
   requests: number;
   cloneReps: number;
 }
+
+export interface DigestCount {
+  messagesHashed: number;
+  links: number;
+}
+
+const meanOf = (counts: DigestCount[]): DigestCount => ({
+  messagesHashed: counts.reduce((sum, c) => sum + c.messagesHashed, 0) / Math.max(1, counts.length),
+  links: counts.reduce((sum, c) => sum + c.links, 0) / Math.max(1, counts.length),
+});
 
 function latency(samples: number[]): Latency {
   return { medianMs: median(samples), p99Ms: percentile(samples, 99), samples: samples.length };
@@ -135,7 +147,13 @@ function measureOn(
       return digest;
     },
   };
-  const run = (foldSamples: number[], hookSamples: number[], digestSamples: number[], anchored: boolean) => {
+  const run = (
+    foldSamples: number[],
+    hookSamples: number[],
+    digestSamples: number[],
+    work: DigestCount[],
+    anchored: boolean,
+  ) => {
     const deadline = performance.now() + options.budgetMs;
     for (let i = -WARMUP; i < options.requests; i++) {
       const message = nextMessage(counter++);
@@ -166,13 +184,16 @@ function measureOn(
       foldSamples.push(folded - start);
       hookSamples.push(end - start);
       digestSamples.push(digestMs);
+      const { messagesHashed, links } = digests.lastWork;
+      work.push({ messagesHashed, links });
       if (i >= 20 && performance.now() > deadline) break;
     }
   };
 
   const foldSamples: number[] = [];
   const passSamples: number[] = [];
-  run(foldSamples, passSamples, [], false);
+  const passWork: DigestCount[] = [];
+  run(foldSamples, passSamples, [], passWork, false);
 
   const marker = recoveryMarker({ requestId: null, promiseEntryIds: [], reason: "bench" });
   const markerId = sm.appendCustomMessageEntry(marker.customType, marker.content, marker.display, marker.details);
@@ -189,7 +210,8 @@ function measureOn(
   const anchoredFoldSamples: number[] = [];
   const viewSamples: number[] = [];
   const digestSamples: number[] = [];
-  run(anchoredFoldSamples, viewSamples, digestSamples, true);
+  const viewWork: DigestCount[] = [];
+  run(anchoredFoldSamples, viewSamples, digestSamples, viewWork, true);
   const reductions = fold.reductions - reductionsBefore;
 
   const recovery = latency(viewSamples);
@@ -205,6 +227,7 @@ function measureOn(
     digest: latency(digestSamples),
     hostClone,
     rewriteRatio: ratio(recovery.medianMs, hostClone.medianMs),
+    digestWork: { pass: meanOf(passWork), view: meanOf(viewWork) },
     reductionsPerRequest: reductions / requests,
     requests: options.requests,
     cloneReps: options.cloneReps,
