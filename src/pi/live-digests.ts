@@ -70,14 +70,14 @@ interface HostMemo {
 
 /**
  * Request digests (`requestDigest`'s chain) for one live process, in work proportional to what is new since the
- * previous request. The host hands every `context` call a fresh deep copy of its messages, and only appends to them
- * while the session stays on the same branch; it replaces them when it compacts, moves in the tree or switches
- * sessions. So the previous request's host messages are reused as a prefix, with their digests and chain links,
- * when the session is the same, its leaf still has the previous request's leaf on its path with only appending
- * entries since (no compaction, branch summary or 1.x context edit), there are at least as many messages, and the messages at a logarithmic set of positions
- * (the last ones, then halving towards the first) show the same role, timestamp, tool call and content size.
- * Otherwise every message is hashed again. (An older message rewritten for one request only, by another extension
- * running before the kit, is found only when it stands at one of those positions.) A recovery view reuses the previous view's links for their common prefix.
+ * previous request. The host hands every `context` call a fresh deep copy of its messages and only appends to them
+ * while the session stays on its branch; it replaces them when it compacts, moves in the tree or switches sessions.
+ * So the previous request's messages are reused as a prefix, with their digests and links, when the session is the
+ * same, its leaf has the previous request's leaf on its path with only appending entries since, there are at least as
+ * many messages, and the messages at the last positions and at positions halving towards the first show the same
+ * role, timestamp, tool call and content size. Otherwise every message is hashed again. (An older message rewritten
+ * for one request only, by another extension running before the kit, is found only at one of those positions.) A
+ * recovery view reuses the previous view's links for the prefix they share.
  */
 export class LiveDigests {
   private host: HostMemo | null = null;
@@ -156,7 +156,7 @@ export class LiveDigests {
     return chainDigestOf(view.reminder ? this.link(last, this.hash(view.reminder)) : last);
   }
 
-  /** Any other view (a recovery view): its messages' digests, chained on from the prefix it shares with the last one. */
+  /** Any other view (a recovery view): its digests, chained on from the prefix it shares with the last one. */
   private wholeView(memo: HostMemo, host: readonly AgentMessage[], outgoing: OutgoingView): string {
     // The view's host messages keep their order: match them walking both lists back from the end.
     const view = outgoing.messages;
