@@ -152,6 +152,9 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
     const page = (/ to\s+(\S+\.html)/.exec(wrote) as RegExpExecArray)[1] as string;
     expect(existsSync(page)).toBe(true);
     expect(readFileSync(file, "utf8"), "the /kit commands append nothing").toBe(before);
+    // Every request of the run (the denial, the edit, the kit's verification continuation) is reproduced offline.
+    const checked = offline(sandbox, ["check", shown]);
+    expect(checked).toMatch(/: 1 branch, (\d+) of \1 recorded requests reproduced, ok$/);
     if (existsSync(CHROMIUM)) {
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
       try {
