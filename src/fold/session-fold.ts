@@ -9,7 +9,8 @@ import { kitReducer } from "./kit-reducer.js";
  * a heap of one state per entry.
  */
 export function foldTree(tree: SessionTree): BranchFold {
-  return new BranchFold(tree, kitReducer, (id) => tree.childrenOf(id).length > 1);
+  const forks = new Set(tree.branchPoints());
+  return new BranchFold(tree, kitReducer, (id) => forks.has(id));
 }
 
 /** State at every leaf, each entry reduced once for the whole tree. */
