@@ -35,7 +35,8 @@ export function initialToolLoop(): ToolLoopSlice {
 export function createToolLoopReducer(detector: ToolLoopDetector) {
   const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
     const dropped = Math.max(0, state.recent.length + 1 - TOOL_LOOP_THRESHOLDS.window);
-    const recent = [...state.recent.slice(dropped), record];
+    const recent = state.recent.slice(dropped);
+    recent.push(record);
     const shifted = state.boundary === null ? null : state.boundary - dropped;
     const boundary = shifted !== null && shifted > 0 ? shifted : null;
     return { ...state, recent, boundary, loop: findLoop(recent, boundary, detector) };

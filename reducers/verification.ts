@@ -49,10 +49,12 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
     case "toolResult": {
       if (MUTATING_TOOLS.has(event.toolName)) {
         if (event.isError || !mutated(event.details)) return state;
-        return produce(state, (d) => {
-          d.revision += 1;
-          d.checks = {};
-          d.mutationsThisRequest += 1;
+        // Every write or edit lands here: a plain frozen copy, without a draft.
+        return Object.freeze({
+          ...state,
+          revision: state.revision + 1,
+          checks: Object.freeze({}),
+          mutationsThisRequest: state.mutationsThisRequest + 1,
         });
       }
       if (!isCheck(event.toolName)) return state;

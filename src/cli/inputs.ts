@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { FATAL_CODES } from "../log/diagnostics.js";
+import type { ReadOptions } from "../log/read-session.js";
 import { type LoadedSession, loadSession } from "../session.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { InputError, UsageError } from "./command.js";
@@ -73,9 +74,9 @@ export function singleFile(positionals: readonly string[], cwd: string): FileIte
 }
 
 /** Reads a session; an unreadable file is bad input (exit 2), named in the message. */
-export function loadInput(path: string, shown: string): LoadedSession {
+export function loadInput(path: string, shown: string, options?: ReadOptions): LoadedSession {
   try {
-    return loadSession(path);
+    return loadSession(path, options);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code) throw readError(error, shown);
     throw error;

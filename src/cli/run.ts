@@ -4,13 +4,14 @@ import { type Command, type CommandResult, InputError, UsageError } from "./comm
 import { COMMANDS } from "./commands/index.js";
 import { didYouMean } from "./did-you-mean.js";
 import { commandHelp, helpText, usageLine } from "./help.js";
+import { writeJson } from "./json-out.js";
 
 export { helpText } from "./help.js";
 
 export interface CliIo {
   cwd: string;
   progress?: (line: string) => void;
-  /** Where `--ndjson` lines go as they are ready; without it they are collected into the output's stdout. */
+  /** Where `--ndjson` lines and `--json` documents go as they are ready; without it they are collected into the output's stdout. */
   stdout?: (chunk: string) => void;
 }
 
@@ -57,6 +58,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     });
   } catch (error) {
     return failure(error, command, wantsJson);
+  }
+  if (wantsJson && !ndjson && io.stdout) {
+    // Streamed: a 100 MB view never becomes one string.
+    writeJson(result.json, io.stdout);
+    return { exitCode: result.exitCode, stdout: "", stderr: (result as CommandResultWithStderr).stderr ?? "" };
   }
   const stdout = ndjson
     ? lines.join("")

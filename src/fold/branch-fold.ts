@@ -12,7 +12,8 @@ export interface EntrySource {
 
 /**
  * `state(entry) = evolve(state(parent), entry)`, memoised by entry id across the whole tree: each entry is reduced
- * once however many branches share it, and a newly appended entry costs one reducer call.
+ * once however many branches share it, and a newly appended entry costs one reducer call. Every state asked for is
+ * remembered; of the states passed on the way, those `remember` picks (all by default).
  */
 export class BranchFold {
   private readonly memo = new Map<string, KitState>();
@@ -22,6 +23,7 @@ export class BranchFold {
   constructor(
     private readonly source: EntrySource,
     private readonly reducer: RootReducer,
+    private readonly remember: (id: string) => boolean = () => true,
   ) {}
 
   initialState(): KitState {
@@ -51,7 +53,7 @@ export class BranchFold {
       const entry = pending[i] as SessionEntry;
       state = this.reducer.evolve(state, toEvent(entry));
       this.reductions++;
-      this.memo.set(entry.id, state);
+      if (i === 0 || this.remember(entry.id)) this.memo.set(entry.id, state);
     }
     return this.memo.get(id) ?? state;
   }

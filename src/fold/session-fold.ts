@@ -3,9 +3,14 @@ import type { SessionTree } from "../tree/session-tree.js";
 import { BranchFold } from "./branch-fold.js";
 import { kitReducer } from "./kit-reducer.js";
 
-/** The memoised fold over every branch of a session file's tree. */
+/**
+ * The memoised fold over every branch of a session file's tree. Besides the states asked for, it keeps those where
+ * branches fork, which is all another branch can start from: the states in between are garbage at once instead of
+ * a heap of one state per entry.
+ */
 export function foldTree(tree: SessionTree): BranchFold {
-  return new BranchFold(tree, kitReducer);
+  const forks = new Set(tree.branchPoints());
+  return new BranchFold(tree, kitReducer, (id) => forks.has(id));
 }
 
 /** State at every leaf, each entry reduced once for the whole tree. */

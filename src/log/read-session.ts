@@ -39,6 +39,11 @@ export interface SessionLog {
 export interface ReadOptions {
   /** Validate every record against `schemas/` (default true). */
   validate?: boolean;
+  /**
+   * Keep only each entry's outline (see `outlineOf`), for a reader of the tree's shape that never reads content:
+   * the parsed records are then garbage as soon as they are checked, and are never carried through the heap.
+   */
+  outline?: boolean;
 }
 
 /** Lines past this are reported; the host still parses them. */
@@ -63,23 +68,34 @@ interface Parsed {
 }
 
 function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions): SessionLog {
-  const diagnostics: Diagnostic[] = [];
-  const dropped: DroppedRecord[] = [];
+  const log: SessionLog = {
+    file,
+    header: null,
+    sourceVersion: 1,
+    entries: [],
+    positions: [],
+    diagnostics: [],
+    dropped: [],
+    unusable: false,
+    bytes: 0,
+    lines: 0,
+    endsWithNewline: true,
+  };
+  const { diagnostics, dropped } = log;
   const records: Parsed[] = [];
   /** Lines of records nested too deep to print or clone safely. */
   const tooDeep = new Set<number>();
   let hostIndex = 0;
-  let bytes = 0;
-  let lineCount = 0;
-  let endsWithNewline = true;
   let firstContentLine = true;
   let firstLineDamaged: RecordPosition | null = null;
   let firstValueNotObject: RecordPosition | null = null;
+  /** Set once a v3 header is taken: each later record is then checked as it is read and its parse dropped. */
+  let streaming = false;
 
   for (const raw of lines) {
-    lineCount = raw.line;
-    bytes = raw.byteOffset + raw.bytes.length + (raw.terminated ? 1 : 0);
-    endsWithNewline = raw.terminated;
+    log.lines = raw.line;
+    log.bytes = raw.byteOffset + raw.bytes.length + (raw.terminated ? 1 : 0);
+    log.endsWithNewline = raw.terminated;
     const at = { line: raw.line, byteOffset: raw.byteOffset };
     if (raw.bytes.length > MAX_LINE_BYTES) {
       diagnostics.push(diagnostic("E_LINE_TOO_LONG", at, `line of ${raw.bytes.length} bytes cannot be read`));
@@ -123,22 +139,24 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
     }
     // A record needs at least two bytes per level, so only long lines are walked.
     if (raw.bytes.length > 2 * MAX_NESTING && nestsDeeper(value)) tooDeep.add(at.line);
-    records.push({ value: value as Record<string, unknown>, at, hostIndex: index });
+    const record = { value: value as Record<string, unknown>, at, hostIndex: index };
+    if (streaming) {
+      takeRecord(log, record, tooDeep.has(at.line), options);
+      continue;
+    }
+    records.push(record);
+    // The header decides alone whether the file loads; a v3 one needs no migration, so nothing else waits.
+    if (records.length === 1 && firstValueNotObject === null && !tooDeep.has(at.line)) {
+      const v = record.value;
+      const current = typeof v.version === "number" && v.version >= 3;
+      if (v.type === "session" && typeof v.id === "string" && current) {
+        takeHeader(log, records, firstLineDamaged, firstValueNotObject);
+        streaming = true;
+      }
+    }
   }
+  if (streaming) return finish(log);
 
-  const log: SessionLog = {
-    file,
-    header: null,
-    sourceVersion: 1,
-    entries: [],
-    positions: [],
-    diagnostics,
-    dropped,
-    unusable: false,
-    bytes,
-    lines: lineCount,
-    endsWithNewline,
-  };
   if (records[0] && tooDeep.has(records[0].at.line)) {
     log.diagnostics.push(
       diagnostic("E_BAD_HEADER", records[0].at, `the session header nests deeper than ${MAX_NESTING} levels`),
@@ -150,44 +168,63 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
 
   const migrated = migrateToV3(log, records);
   for (const record of migrated) {
-    const value = record.value;
-    if (record === records[0]) continue;
-    if (value.type === "session") {
-      diagnostics.push(diagnostic("W_EXTRA_HEADER", record.at, "a second session header: the host ignores it"));
-      continue;
-    }
-    if (typeof value.id !== "string") {
-      diagnostics.push(diagnostic("E_SCHEMA", record.at, "/id must be a string: the host cannot address this record"));
-      dropped.push({
-        ...record.at,
-        code: "E_SCHEMA",
-        ids: [],
-        types: typeof value.type === "string" ? [value.type] : [],
-      });
-      continue;
-    }
-    let entry = value as unknown as SessionEntry;
-    if (options.validate !== false) {
-      const check = tooDeep.has(record.at.line)
-        ? { ok: false as const, unknown: false, message: `record nests deeper than ${MAX_NESTING} levels` }
-        : checkEntry(value);
-      if (!check.ok) {
-        const code = check.unknown ? "W_UNKNOWN_TYPE" : "E_SCHEMA";
-        const filled = check.unknown || tooDeep.has(record.at.line) ? null : withEmptyContent(value);
-        const unreadable = !check.unknown && (filled === null || !checkEntry(filled).ok);
-        const note = check.unknown
-          ? " (kept, ignored by the kit)"
-          : unreadable
-            ? ": the kit keeps its place in the tree and leaves its content out of state and views"
-            : "";
-        diagnostics.push(diagnostic(code, record.at, check.message + note, value.id));
-        if (unreadable) entry = invalidRecordStub(value, value.id);
-      }
-    }
-    log.entries.push(entry);
-    log.positions.push(record.at);
+    if (record !== records[0]) takeRecord(log, record, tooDeep.has(record.at.line), options);
   }
   return finish(log);
+}
+
+/** One record after the header: checked, then kept as an entry (or its stand-in), or dropped as the host does. */
+function takeRecord(log: SessionLog, record: Parsed, tooDeep: boolean, options: ReadOptions): void {
+  const { diagnostics, dropped } = log;
+  const value = record.value;
+  if (value.type === "session") {
+    diagnostics.push(diagnostic("W_EXTRA_HEADER", record.at, "a second session header: the host ignores it"));
+    return;
+  }
+  if (typeof value.id !== "string") {
+    diagnostics.push(diagnostic("E_SCHEMA", record.at, "/id must be a string: the host cannot address this record"));
+    dropped.push({
+      ...record.at,
+      code: "E_SCHEMA",
+      ids: [],
+      types: typeof value.type === "string" ? [value.type] : [],
+    });
+    return;
+  }
+  let entry = value as unknown as SessionEntry;
+  if (options.validate !== false) {
+    const check = tooDeep
+      ? { ok: false as const, unknown: false, message: `record nests deeper than ${MAX_NESTING} levels` }
+      : checkEntry(value);
+    if (!check.ok) {
+      const code = check.unknown ? "W_UNKNOWN_TYPE" : "E_SCHEMA";
+      const filled = check.unknown || tooDeep ? null : withEmptyContent(value);
+      const unreadable = !check.unknown && (filled === null || !checkEntry(filled).ok);
+      const note = check.unknown
+        ? " (kept, ignored by the kit)"
+        : unreadable
+          ? ": the kit keeps its place in the tree and leaves its content out of state and views"
+          : "";
+      diagnostics.push(diagnostic(code, record.at, check.message + note, value.id));
+      if (unreadable) entry = invalidRecordStub(value, value.id);
+    }
+  }
+  log.entries.push(options.outline ? outlineOf(entry) : entry);
+  log.positions.push(record.at);
+}
+
+/**
+ * An entry's place in the tree and what `inspect` counts: type, id, parent, a message's role, a label's target and
+ * text. Not a full entry: only for readers that ask for outlines.
+ */
+function outlineOf(entry: SessionEntry): SessionEntry {
+  const outline: Record<string, unknown> = { type: entry.type, id: entry.id, parentId: entry.parentId };
+  if (entry.type === "message") outline.message = { role: entry.message?.role };
+  else if (entry.type === "label") {
+    outline.targetId = entry.targetId;
+    outline.label = entry.label;
+  }
+  return outline as unknown as SessionEntry;
 }
 
 function takeHeader(

@@ -13,10 +13,12 @@ export function escapeHtml(text: string): string {
  * for tools that treat them as line ends. `JSON.parse` of the element's text gives the value back unchanged.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return scriptSafe(JSON.stringify(value));
+}
+
+/** JSON text made safe for a script element, as `jsonForScript` writes it. */
+export function scriptSafe(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A Content-Security-Policy source for an inline element's exact text. */

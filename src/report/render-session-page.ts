@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { clientScript } from "./client-script.js";
 import { PAGE_CSS } from "./client-style.js";
-import { escapeHtml, jsonForScript, pageStart } from "./html.js";
+import { escapeHtml, pageStart, scriptSafe } from "./html.js";
 import type { SessionPageModel } from "./page-model.js";
 import { REQUEST_MARKS, requestsText } from "./request-status.js";
 import { REVISION_NOTE, type SessionSummary, VERIFICATION_TONE, verificationText } from "./session-summary.js";
@@ -18,8 +18,10 @@ export interface SessionPageOptions {
  * model shrinks about four times, in half the time level 6 takes); the client unpacks it with `DecompressionStream`.
  */
 export function embeddedModel(model: SessionPageModel, compressAbove = 2_000_000): { text: string; encoding: string } {
-  const json = jsonForScript(model);
-  if (json.length <= compressAbove) return { text: json, encoding: "json" };
+  const json = JSON.stringify(model);
+  // Escaping only lengthens the text; base64 needs none, so a model too large either way is packed as it is.
+  const safe = json.length <= compressAbove ? scriptSafe(json) : null;
+  if (safe !== null && safe.length <= compressAbove) return { text: safe, encoding: "json" };
   return { text: gzipSync(json, { level: 1 }).toString("base64"), encoding: "gzip+base64" };
 }
 

@@ -5,7 +5,7 @@ import type { KitState } from "../../reducers/state.js";
 import type { BranchFold } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import type { AgentMessage, UserMessage } from "../log/entry-types.js";
-import { buildHostContext, entryMessage, type HostContext } from "../tree/host-context.js";
+import { buildHostContext, contextOfPath, entryMessage, type HostContext } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 
 export interface LeafView {
@@ -45,9 +45,10 @@ function withoutSystem(host: HostContext): HostContext {
 /** The view of a saved leaf: the one projection over the host context and the state folded from the log. */
 export function viewOfLeaf(tree: SessionTree, fold: BranchFold, leafId: string | null, recovery = true): LeafView {
   const leaf = leafId ?? tree.activeLeafId;
-  const host = withoutSystem(buildHostContext(tree, leaf));
-  const state = fold.stateAt(leaf);
   const path = leaf === null ? [] : tree.pathTo(leaf);
+  // The branch is walked once: for a known leaf the host context is that of this path.
+  const host = withoutSystem(leaf !== null && tree.get(leaf) ? contextOfPath(path) : buildHostContext(tree, leaf));
+  const state = fold.stateAt(leaf);
   const branchUsers = usersOf(path);
   const anchorId = state.recovery.anchorId;
   const anchorEntry = anchorId === null ? undefined : tree.get(anchorId);
@@ -58,12 +59,13 @@ export function viewOfLeaf(tree: SessionTree, fold: BranchFold, leafId: string |
     branchUsers: () => branchUsers,
     recovery,
   });
+  const full = estimateTokens(host.messages);
   return {
     leafId: leaf,
     anchorId,
     messages: view.messages,
     omitted: view.omitted,
-    tokensEstimate: { full: estimateTokens(host.messages), view: estimateTokens(view.messages) },
+    tokensEstimate: { full, view: view.messages === host.messages ? full : estimateTokens(view.messages) },
     anchorIndex: view.anchorIndex,
     added: { guidance: view.guidance, reminder: view.reminder },
     host,

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -54,6 +54,22 @@ describe("a closed stdout", () => {
       expect(readFileSync(join(scratch, "err.txt"), "utf8"), args).toBe("");
       expect(out.stdout.trim(), args).toBe("0");
     }
+  });
+
+  it("keeps exit 2 when a streamed view --json of a branch with an invalid record is cut short", () => {
+    const info = writeLargeSession(join(scratch, "invalid.jsonl"), { entries: 3000 });
+    const bad = { type: "message", id: "bad1", parentId: info.activeLeafId, timestamp: "2026-01-01T00:00:00Z" };
+    appendFileSync(info.file, `${JSON.stringify({ ...bad, message: { role: "user", content: 5 } })}\n`);
+    const out = spawnSync(
+      "bash",
+      [
+        "-c",
+        `"${process.execPath}" "${BIN}" view --json invalid.jsonl 2>err.txt | head -c 100 >/dev/null; echo "\${PIPESTATUS[0]}"`,
+      ],
+      { cwd: scratch, encoding: "utf8" },
+    );
+    expect(readFileSync(join(scratch, "err.txt"), "utf8")).toBe("");
+    expect(out.stdout.trim()).toBe("2");
   });
 });
 

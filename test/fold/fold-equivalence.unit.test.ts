@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { KitEvent } from "../../reducers/contract/events.js";
 import { BranchFold, foldPath } from "../../src/fold/branch-fold.js";
 import { kitReducer } from "../../src/fold/kit-reducer.js";
+import { foldTree } from "../../src/fold/session-fold.js";
 import { toEvent } from "../../src/fold/to-event.js";
 import { SessionTree } from "../../src/tree/session-tree.js";
 import { randomSession } from "../synth/random-tree.js";
@@ -47,6 +48,26 @@ describe("the memoised fold behaves like a plain full fold", () => {
     incremental.stateAt(b.leafId);
     expect(incremental.reductions - settled).toBe(1);
   });
+
+  it.each(SEEDS.slice(0, 40))(
+    "seed %i: the offline fold (states kept at forks only) equals the plain fold, each entry once",
+    (seed) => {
+      const b = randomSession(seed, 120);
+      const tree = new SessionTree(deepFreeze(b.entries));
+      const fold = foldTree(tree);
+      const leaves = tree.leaves();
+      // Leaves in reverse too: a later branch must start from a fork kept by an earlier one, whatever the order.
+      for (const leaf of seed % 2 === 0 ? leaves : [...leaves].reverse()) {
+        expect(stableStringify(fold.stateAt(leaf))).toBe(stableStringify(foldPath(tree.pathTo(leaf), kitReducer)));
+      }
+      expect(fold.reductions).toBe(tree.size - countUnreached(tree));
+      const forks = tree.branchPoints().length;
+      expect(fold.size).toBeLessThanOrEqual(forks + leaves.length);
+      const everyState = new BranchFold(tree, kitReducer);
+      for (const leaf of leaves) everyState.stateAt(leaf);
+      expect(everyState.size).toBe(tree.size - countUnreached(tree));
+    },
+  );
 
   it("reducers never mutate their input and return the same state for a no-op entry", () => {
     const state = deepFreeze(kitReducer.initialState());

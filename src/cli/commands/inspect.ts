@@ -78,7 +78,8 @@ export function formatInspect(report: InspectReport): string {
 
 /** One file's report; what a file-pool worker runs for a folder. */
 export function inspectFile(path: string, shown: string): InspectReport | FileFailure {
-  return settle(shown, () => inspectSession(shown, loadInput(path, shown)));
+  // Inspect reads the tree's shape, never content: outlines keep the heap small.
+  return settle(shown, () => inspectSession(shown, loadInput(path, shown, { outline: true })));
 }
 
 /** Why a file is not a session the host can load, for stderr (the report itself stays on stdout). */
