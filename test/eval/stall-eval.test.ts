@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
 import { precision, recall, report, type Scored, tally } from "./eval-table.js";
-import { scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
+import { readLabels, scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
 import { STALL_CASES } from "./stall-cases.js";
 
 const SET = join(import.meta.dirname, "stall-set");
@@ -21,7 +21,10 @@ const regression: Scored[] = STALL_CASES.map((c) => {
   };
 });
 const dev = scoreSplit(join(SET, "dev"), true);
-/** STALL_EVAL_DEV_ONLY=1 leaves the frozen test split out (for work on the dev split). */
+/**
+ * The frozen test split is scored only when `stall-set/test/` exists (another writer adds it);
+ * STALL_EVAL_DEV_ONLY=1 leaves it out (for work on the dev split).
+ */
 const test = process.env.STALL_EVAL_DEV_ONLY ? null : scoreSplit(join(SET, "test"), false);
 const real = scoreRealLeaves(REAL);
 const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
@@ -59,11 +62,19 @@ describe("stall detector evaluation", () => {
     expect(stalled).toEqual([]);
   });
 
-  // Floors at the figures the README publishes (precision meets the 0.98 target; recall misses the 0.95 target).
-  it.runIf(test !== null)("frozen test split: precision >= 0.98 and recall >= 0.76, as published", () => {
-    const t = tally(test ?? []);
-    expect(test?.length).toBe(235);
+  it("dev split: every labelled leaf is scored", () => {
+    expect(dev?.length).toBe(readLabels(join(SET, "dev"))?.length);
+    expect(dev?.length).toBeGreaterThan(0);
+  });
+
+  // The issue's targets. Once the frozen test split has been scored, this holds the published figures.
+  it.runIf(test !== null)("frozen test split: precision >= 0.98, recall >= 0.95, every language recall >= 0.9", () => {
+    const items = test ?? [];
+    const t = tally(items);
     expect(precision(t)).toBeGreaterThanOrEqual(0.98);
-    expect(recall(t)).toBeGreaterThanOrEqual(0.76);
+    expect(recall(t)).toBeGreaterThanOrEqual(0.95);
+    for (const lang of new Set(items.map((s) => s.lang))) {
+      expect(recall(tally(items.filter((s) => s.lang === lang))), lang).toBeGreaterThanOrEqual(0.9);
+    }
   });
 });
