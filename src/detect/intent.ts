@@ -139,17 +139,23 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
   }
   const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "");
+  let fallback: VerbMatch | null = null;
   for (let i = start + 1; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
-    if (BREAKS.has(seq[i] ?? "")) return null;
+    if (BREAKS.has(seq[i] ?? "")) return fallback;
     if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
     if (preposition && i === start + 1) continue;
     const verb = verbAfter(seq, i, lex);
     if (verb && verb.phrase.action !== null) {
-      return { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
+      const found = { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
+      // A verb that is also a noun (配置, 测试) may be part of the object: 我把数据库配置挪到 .env.
+      if (!isConcept(verb.phrase.text, lex)) return found;
+      fallback ??= found;
     }
   }
-  return null;
+  return fallback;
 }
+
+const isConcept = (text: string, lex: Lexicon) => lex.hanConcepts.some(([s]) => s === text);
 
 /** A bare 我 + verb is a promise only with a volitional mark: 我看看, 我查下, 我检查一下, 我把…改成 (not 我看这是…). */
 function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch, lex: Lexicon): boolean {
@@ -159,7 +165,10 @@ function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch,
   if (/一下|下$|一看|一眼/.test(verb.phrase.text)) return true;
   if (seq.at(-1) === ":") return true;
   const after = hanString(seq, verb.end, verb.end + 3);
-  return lex.zhVolitional.some((v) => after.startsWith(v));
+  if (lex.zhVolitional.some((v) => after.startsWith(v))) return true;
+  // Later in the clause: 我跑几遍 X 复现一下; or a tag that asks for agreement: 那我改 X，可以吧？
+  const rest = seq.slice(verb.end).filter(isHan).join("");
+  return /一下|看看|试试|[几两三]遍|[几两三]次/.test(rest) || lex.zhTagQuestions.some((t) => rest.endsWith(t));
 }
 
 /** A verb coordinated with the previous clause ("open X and swap Y", 我先改 X 再跑测试) takes its lead. */
@@ -224,7 +233,8 @@ function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number
     const unit = seq[i] ?? "";
     if (unit === ":" || unit === "—" || unit === "–") return i;
     if (unit === "," && (isHan(seq[i - 1]) || isHan(seq[i + 1]))) return i;
-    if (i > from && lex.enObjectCuts.has(unit)) return i;
+    // "to" + a verb is a purpose ("to see whether"); "add X to the constructor" keeps its destination.
+    if (i > from && lex.enObjectCuts.has(unit) && (unit !== "to" || purpose(seq, i + 1, lex))) return i;
     if (i > from && CHAIN.has(unit) && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "," && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "然" && seq[i + 1] === "后") return i;
@@ -233,6 +243,9 @@ function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number
   return seq.length;
 }
 
+const purpose = (seq: readonly string[], at: number, lex: Lexicon) =>
+  lex.enPurposeVerbs.has(seq[at] ?? "") || lex.verbs.match(seq, at, lex.fillerUnits) !== null;
+
 /** A Han verb of two or more characters starting here: the object before it ends ("重跑基准测试确认时间"). */
 function hanVerbAt(seq: readonly string[], at: number, lex: Lexicon): boolean {
   const verb = lex.verbs.match(seq, at, lex.fillerUnits);
@@ -240,7 +253,7 @@ function hanVerbAt(seq: readonly string[], at: number, lex: Lexicon): boolean {
     verb !== null &&
     verb.phrase.action !== null &&
     verb.end - at >= 2 &&
-    !lex.hanConcepts.some(([s]) => s === verb.phrase.text)
+    !isConcept(verb.phrase.text, lex)
   );
 }
 
@@ -312,7 +325,11 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
   if (IDENTIFIER.test(word)) {
     const file = word.split("/").at(-1) ?? word;
     out.push(file);
-    for (const part of file.split(/[.@-]/)) {
+    // A folder (src/styles) is the same noun as the word (styles folder).
+    if (/^[a-z]+$/.test(file)) out.push(lex.concepts.get(lemmatize(file, lex)) ?? lemmatize(file, lex));
+    const known = lex.concepts.get(file);
+    if (known) out.push(known);
+    for (const part of file.split(/[.@_-]/)) {
       if (EXTENSION_CONCEPTS[part]) out.push(EXTENSION_CONCEPTS[part] as string);
       if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
       out.push(lex.concepts.get(part) ?? part);
@@ -325,6 +342,8 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
     out.push(concept);
     return;
   }
+  // A participle of an action verb describes the object, it is not one: "created", "applied".
+  if (lex.enPast.has(word)) return;
   const lemma = lemmatize(word, lex);
   out.push(lex.concepts.get(lemma) ?? lemma);
 }

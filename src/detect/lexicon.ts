@@ -124,8 +124,11 @@ export interface Lexicon {
   enPastBefore: ReadonlySet<string>;
   enFiniteVerbs: ReadonlySet<string>;
   enObjectCuts: ReadonlySet<string>;
+  /** Verbs outside the action lexicon that make "to" a purpose: "to pick the right spot". */
+  enPurposeVerbs: ReadonlySet<string>;
   handBacks: readonly string[];
   tagQuestions: readonly string[];
+  zhTagQuestions: readonly string[];
   refusals: readonly string[];
   acknowledgements: PhraseIndex<Phrase>;
   enStopWords: ReadonlySet<string>;
@@ -176,8 +179,10 @@ function compile(): Lexicon {
     enPastBefore: new Set(en.pastBefore),
     enFiniteVerbs: new Set(en.finiteVerbs),
     enObjectCuts: new Set(en.objectCuts),
+    enPurposeVerbs: new Set(en.purposeVerbs),
     handBacks: [...en.handBacks, ...zh.handBacks],
     tagQuestions: [...en.tagQuestions, ...zh.tagQuestions],
+    zhTagQuestions: zh.tagQuestions.filter((t) => /\p{Script=Han}/u.test(t)),
     refusals: [...en.refusals, ...zh.refusals],
     acknowledgements: new PhraseIndex([...en.acknowledgements, ...zh.acknowledgements].map(phrase)),
     enStopWords: new Set(en.stopWords),

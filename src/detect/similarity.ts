@@ -85,7 +85,7 @@ function sameWords(a: string, b: string): boolean {
 function lastSentence(text: string): string {
   const parts = text
     .trim()
-    .split(/(?<=[.!?。！？])\s*/u)
+    .split(/(?<=[.!?])(?=\s|$)|(?<=[。！？])/u)
     .filter((p) => squash(p).length > 0);
   return parts.at(-1) ?? "";
 }
