@@ -61,6 +61,16 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     const verb = verbAfter(seq, lead.end, lex) ?? hanPhraseVerb(seq, lead.end, lex);
     if (verb) return build(seq, at, lead.phrase.text, verb, lex, "lead");
   }
+  // "开始第一步：读 X" / "Next step: read X": the verb after the colon takes the sentence's lead.
+  if (clauseStart && seq[at - 1] === ":") {
+    const opening = skipAcknowledgements(seq, 0, lex);
+    const head =
+      lex.leads.match(seq, opening, lex.fillerUnits) ?? lex.sentenceLeads.match(seq, opening, lex.fillerUnits);
+    const verb = head && head.end < at ? lex.verbs.match(seq, at, lex.fillerUnits) : null;
+    if (head && verb && verb.phrase.action !== null) {
+      return build(seq, at, head.phrase.text, { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
+    }
+  }
   const progressive = lex.progressiveLeads.match(seq, at, lex.fillerUnits);
   if (progressive && (clauseStart || progressiveInside(seq, at, progressive.phrase.text))) {
     const verb = verbAfter(seq, progressive.end, lex) ?? hanPhraseVerb(seq, progressive.end, lex);
@@ -249,12 +259,7 @@ const purpose = (seq: readonly string[], at: number, lex: Lexicon) =>
 /** A Han verb of two or more characters starting here: the object before it ends ("重跑基准测试确认时间"). */
 function hanVerbAt(seq: readonly string[], at: number, lex: Lexicon): boolean {
   const verb = lex.verbs.match(seq, at, lex.fillerUnits);
-  return (
-    verb !== null &&
-    verb.phrase.action !== null &&
-    verb.end - at >= 2 &&
-    !isConcept(verb.phrase.text, lex)
-  );
+  return verb !== null && verb.phrase.action !== null && verb.end - at >= 2 && !isConcept(verb.phrase.text, lex);
 }
 
 /** Concepts, lemmas and identifiers of an object span, stop words and pronouns dropped. */
@@ -317,7 +322,7 @@ const FILE_EXTENSIONS = new Set(
 );
 
 function addLatin(word: string, out: string[], lex: Lexicon): void {
-  if (lex.enStopWords.has(word) || lex.pronouns.has(word)) return;
+  if (lex.enStopWords.has(word) || lex.pronouns.has(word) || /^\d+$/.test(word)) return;
   if (ERROR_CODE.test(word)) {
     out.push("error");
     return;

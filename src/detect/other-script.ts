@@ -74,7 +74,9 @@ function promiseIn(sentence: string, lex: EndingLexicon): OtherScriptReading | n
     const verb = (lex.verbs[action] ?? []).find((v) => VERB_LINKS.some((link) => before.endsWith(`${v}${link}`)));
     if (!verb) continue;
     // A verb that names a thing (コンパイル, 테스트) is also its object.
-    const object = [...new Set([...objectsOf(before.slice(0, before.lastIndexOf(verb)), lex), ...objectsOf(verb, lex)])];
+    const object = [
+      ...new Set([...objectsOf(before.slice(0, before.lastIndexOf(verb)), lex), ...objectsOf(verb, lex)]),
+    ];
     const reason = `announces ${action}(${object.join(", ") || "-"}) via "${verb}…${ending}"`;
     return { kind: "promise", reason, intents: [{ action, object, verb, lead: ending }] };
   }

@@ -153,7 +153,15 @@ function classify(text: string): ReplyClass {
   const intents: Intent[] = promises.map(({ clause, sentence }) => ({
     action: clause.action as string,
     object:
-      clause === last.clause ? [...new Set([...clause.object, ...listedObjects(sentences, sentence)])] : clause.object,
+      clause === last.clause
+        ? [
+            ...new Set([
+              ...clause.object,
+              ...listedObjects(sentences, sentence),
+              ...itemsFor(clause, sentences, sentence, lex),
+            ]),
+          ]
+        : clause.object,
     verb: clause.verb,
     lead: clause.lead,
   }));
@@ -174,6 +182,21 @@ function listedObjects(sentences: readonly Sentence[], at: number): string[] {
   }
   return out;
 }
+
+/**
+ * A vague object ("these edits", 两件事, 这三个文件) stands for what the reply lists: the items after its colon
+ * ("check these two: owner and uid") and the reply's list items ("- a\n- b\nLet me make these edits.").
+ */
+function itemsFor(clause: Clause, sentences: readonly Sentence[], at: number, lex: Lexicon): string[] {
+  if (!clause.object.every((o) => lex.generic.has(o) || COUNTED.test(o))) return [];
+  const seq = sentences[at]?.seq ?? [];
+  const colon = seq.indexOf(":", clause.end);
+  const inline = colon === -1 ? [] : objectTokens(seq.slice(colon + 1));
+  return [...inline, ...sentences.filter((s) => s.listItem).flatMap((s) => objectTokens(s.seq))];
+}
+
+/** A counted vague noun: 两件事, 这三个文件, 几项. */
+const COUNTED = /^[这那]?[一二两三四五六七八九十几]+(?:件事|件|项|点|个|处|步)/u;
 
 /** "Let me run:" followed by a code block: the command it shows instead of running it. */
 function shownCommand(sentences: readonly Sentence[], at: number): string[] | null {
