@@ -349,7 +349,7 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
   }
   // A participle of an action verb describes the object, it is not one: "created", "applied".
   if (lex.enPast.has(word)) return;
-  const lemma = lemmatize(word, lex);
+  const lemma = lemmatize(word.replace(/'s?$/, ""), lex);
   out.push(lex.concepts.get(lemma) ?? lemma);
 }
 

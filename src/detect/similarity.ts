@@ -9,6 +9,7 @@ export const SIMILARITY_THRESHOLD = 0.45;
 /** Character-bigram Dice above which two replies in a language the lexicons do not cover count as the same reply. */
 export const NEAR_IDENTICAL = 0.85;
 const IMPLICIT_OBJECT = 0.6;
+const OVERLAP_SHARE = 0.9;
 
 /** fix and edit both change code; inspect and search both look; `continue` ("I'll proceed with the migration") goes with any action. */
 function actionAffinity(a: string, b: string): number {
@@ -45,10 +46,11 @@ export function objectSimilarity(a: readonly string[], b: readonly string[]): nu
   }
   for (const t of right) total += weight(t);
   if (total === 0) return 0;
-  // Mean of Dice and the overlap coefficient: a paraphrase may add detail to the same object.
+  // The mean of Dice and the overlap coefficient, or most of the overlap: a paraphrase may add detail to the same
+  // object ("add @media rules" / "add @media (max-width: 768px) to Login.vue").
   const dice = shared / total;
-  const smaller = Math.min(weightOf(a), weightOf(right));
-  return Math.min(1, (dice + shared / 2 / smaller) / 2);
+  const overlap = shared / 2 / Math.min(weightOf(a), weightOf(right));
+  return Math.min(1, Math.max((dice + overlap) / 2, OVERLAP_SHARE * overlap));
 }
 
 export function intentSimilarity(a: Intent, b: Intent): number {
