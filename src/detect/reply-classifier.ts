@@ -144,8 +144,10 @@ function classify(text: string): ReplyClass {
   }
   const first = promises[0] as { sentence: number; clause: Clause };
   const last = promises.at(-1) as { sentence: number; clause: Clause };
+  // Prose that promises nothing, before the last promise: an opening promise does not excuse the answer after it.
+  const promising = new Set(promises.map((p) => p.sentence));
   const before =
-    proseUnits(sentences.slice(0, first.sentence)) +
+    proseUnits(sentences.slice(0, last.sentence).filter((_, i) => !promising.has(i))) +
     countUnits(sentences[first.sentence]?.seq.slice(0, first.clause.start) ?? []);
   if (before >= LONG_LEAD_UNITS) return result("deliverable", `answers first (${before} units), then announces`, lang);
   const after = tailUnits(sentences, last);
