@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { classifyReply, isSimilarReply, type ReplyKind } from "../../src/detect/index.js";
+
+/** The rules added for recall on paraphrases, lists, tags and language switches; sentences written for these tests. */
+function given(text: string) {
+  const c = classifyReply(text);
+  const why = `${JSON.stringify(text)} -> ${c.kind}: ${c.reason}`;
+  const objects = c.intents.flatMap((i) => i.object);
+  return {
+    thenKindIs(kind: ReplyKind) {
+      expect(c.kind, why).toBe(kind);
+    },
+    thenPromises(action: string, has: string[] = [], lacks: string[] = []) {
+      expect(c.kind, why).toBe("promise");
+      expect(
+        c.intents.map((i) => i.action),
+        why,
+      ).toContain(action);
+      for (const o of has) expect(objects, why).toContain(o);
+      for (const o of lacks) expect(objects, why).not.toContain(o);
+    },
+  };
+}
+
+describe("leads and verbs", () => {
+  it("given a wait phrase with a length before 'while I', then it is a promise", () => {
+    given("Hang on a sec while I rebuild the bundle.").thenPromises("run", ["build"]);
+    given("Please wait a moment while I reread the migration.").thenPromises("inspect", ["database"]);
+  });
+
+  it("given chown/chmod, then it is a fix of permissions", () => {
+    given("我来 chmod 一下 scripts/deploy.sh。").thenPromises("fix", ["permission", "deploy.sh"]);
+  });
+
+  it("given Chinese verbs 配上, 测, 挪 and 做, then they are actions", () => {
+    given("我去把端口配上。").thenPromises("edit", ["network"]);
+    given("我再测一次接口耗时。").thenPromises("run", ["api", "performance"]);
+    given("我先做第二步。").thenPromises("continue");
+  });
+
+  it("given a noun-verb inside a 把 phrase (配置), then the verb after it is the action and the noun is the object", () => {
+    given("我把旧的日志配置挪到 logging.yml 里。").thenPromises("edit", ["log", "config", "logging.yml"]);
+  });
+
+  it("given a Korean -해 or Japanese -し link before the ending, then the verb is read", () => {
+    given("로그를 분석해 볼게요.").thenPromises("inspect", ["log"]);
+    given("再コンパイルしてみます。").thenPromises("run", ["compile"]);
+  });
+});
+
+describe("a bare 我 with a volitional mark later in the clause", () => {
+  it("given 一下 or a count of times after the object, then it is a promise", () => {
+    given("我跑两遍集成测试复现一下。").thenPromises("run", ["test"]);
+  });
+
+  it("given a tag asking for agreement, then it is a promise", () => {
+    given("那我删掉这个 fallback，行吧？").thenPromises("edit", ["fallback"]);
+  });
+
+  it("given no mark, a tag or 了 after the verb, then it is not a promise", () => {
+    given("我看这个 fallback 没用。").thenKindIs("factual");
+    given("我删掉了这个 fallback。").thenKindIs("past");
+  });
+});
+
+describe("objects", () => {
+  it("given 'to' before a destination, then the destination is part of the object; before a verb it is a purpose", () => {
+    given("I'll move the retry helper to src/net/retry.ts.").thenPromises("edit", ["retry.ts"]);
+    for (const text of [
+      "I'll open the config to see which port it uses.",
+      "I'll open the config to pick a free port.",
+    ]) {
+      expect(classifyReply(text).intents[0]?.object).toEqual(["config"]);
+    }
+  });
+
+  it("given participles, numbers and possessives, then they are not object words", () => {
+    given("Let me check the generated snapshot.").thenPromises("inspect", ["snapshot"], ["generated"]);
+    given("Let me read the worker's settings.").thenPromises("inspect", ["worker", "config"], ["worker'"]);
+  });
+
+  it("given a manifest file, then it names the dependencies", () => {
+    expect(isSimilarReply("Let me bump serde in Cargo.toml.", "I'll update the serde dependency.")).toBe(true);
+  });
+
+  it("given a folder path and the folder's name, then they name the same thing", () => {
+    expect(isSimilarReply("我來看一下 src/hooks 目錄。", "我來看一下 hooks 資料夾。")).toBe(true);
+  });
+});
+
+describe("lists and colons", () => {
+  it("given a numbered list after the promise, then the items are the object and their numbers are not", () => {
+    given("Let me look at:\n1. the retry loop\n2. the timeout flag").thenPromises(
+      "inspect",
+      ["retry", "option"],
+      ["1"],
+    );
+  });
+
+  it("given a vague object (these changes, 这两项), then the listed or colon items are the object", () => {
+    given("- drop the unused import\n- rename fetchAll\n\nI'll make both changes now.").thenPromises("edit", [
+      "fetchall",
+      "import",
+    ]);
+    given("我来检查这两项：端口和证书。").thenPromises("inspect", ["network", "证书"]);
+  });
+
+  it("given a lead, a step and a colon, then the verb after the colon is the promise", () => {
+    given("接下来一步：跑集成测试。").thenPromises("run", ["test"]);
+  });
+
+  it("given a list item that is not numbered, then '1.' inside prose still ends nothing", () => {
+    given("Version 1. Let me check the changelog.").thenPromises("inspect", ["changelog"]);
+  });
+});
+
+describe("similarity", () => {
+  it("given a paraphrase that adds detail to the same object, then the replies are similar", () => {
+    expect(
+      isSimilarReply("Let me add a dark-mode rule.", "I'll add the dark-mode rule to theme.css for small screens."),
+    ).toBe(true);
+    expect(isSimilarReply("Let me check the redis logs.", "I'll look into the redis container's startup output.")).toBe(
+      true,
+    );
+  });
+
+  it("given two replies whose last words are the same file extension, then they are not near-identical", () => {
+    expect(isSimilarReply("Let me open utils.ts.", "I'll delete the tests in api.ts.")).toBe(false);
+  });
+
+  it("given an opening promise and then a long answer, then the reply is a deliverable", () => {
+    const steps = Array.from({ length: 8 }, (_, i) => `第${i + 1}步需要你手动在设置页面里打开对应的开关并保存`).join(
+      "。\n",
+    );
+    given(`我来帮你做：\n${steps}。\n最后我帮你配置。`).thenKindIs("deliverable");
+  });
+});
