@@ -247,7 +247,7 @@ function tailUnits(sentences: readonly Sentence[], last: { sentence: number; cla
 function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null {
   const lastTwo = sentences.filter((s) => !s.listItem).slice(-2);
   for (const s of lastTwo) {
-    const phrase = lex.handBacks.find((h) => containsPhrase(s.text, h));
+    const phrase = lex.handBacks.find((h) => containsPhrase(s.text, h) && !ownAction(s.text, h));
     if (phrase) return `hands back: "${phrase}"`;
   }
   const last = lastTwo.at(-1);
@@ -265,6 +265,13 @@ function endsWithTag(body: string, lex: Lexicon): boolean {
     const rest = body.slice(0, -tag.length).trimEnd();
     return /[,—–-]$|\p{Script=Han}$/u.test(rest);
   });
+}
+
+/** "I'll try again", 我再试一次: the hand-back words ("try again", 再试一次) name the reply's own next step. */
+const OWN_LEAD = /(?:\bi'll|\bi will|\blet me|\bi'm going to|\bwe'll|我|我来|让我|我们)\s*$/u;
+
+function ownAction(text: string, phrase: string): boolean {
+  return OWN_LEAD.test(text.slice(0, text.indexOf(phrase)));
 }
 
 function containsPhrase(text: string, phrase: string): boolean {

@@ -48,6 +48,29 @@ describe("leads and verbs", () => {
   });
 });
 
+describe("more verbs and leads", () => {
+  it.each([
+    ["Lemme take another pass at the parser.", "inspect"],
+    ["I'll poke around the nginx config.", "inspect"],
+    ["Let me grab the stderr from the last run.", "inspect"],
+    ["I'll bisect the commits since Friday.", "search"],
+    ["Let me chase down where the undefined comes from.", "search"],
+    ["I'll kick the pipeline again.", "run"],
+    ["Let me wire the handler into the router.", "edit"],
+    ["I'll pin lodash to 4.17.21.", "edit"],
+    ["I'll circle back to the flaky spec.", "continue"],
+    ["Allow me a moment to skim the changelog.", "inspect"],
+    ["我来瞅一眼路由表。", "inspect"],
+    ["我捋一下鉴权逻辑。", "inspect"],
+  ])("given %j, then it promises %s", (text, action) => given(text).thenPromises(action));
+
+  it("given hand-back words that name the reply's own next step, then it is a promise, not a question", () => {
+    given("I'll try again with the cache cleared.").thenPromises("run");
+    given("I fixed the import. Try again and let me know.").thenKindIs("question");
+    given("我改好了，你再试一次。").thenKindIs("question");
+  });
+});
+
 describe("a bare 我 with a volitional mark later in the clause", () => {
   it("given 一下 or a count of times after the object, then it is a promise", () => {
     given("我跑两遍集成测试复现一下。").thenPromises("run", ["test"]);
