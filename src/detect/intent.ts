@@ -335,7 +335,7 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
     const known = lex.concepts.get(file);
     if (known) out.push(known);
     for (const part of file.split(/[.@_-]/)) {
-      if (EXTENSION_CONCEPTS[part]) out.push(EXTENSION_CONCEPTS[part] as string);
+      if (Object.hasOwn(EXTENSION_CONCEPTS, part)) out.push(EXTENSION_CONCEPTS[part] as string);
       if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
       out.push(lex.concepts.get(part) ?? part);
     }

@@ -85,7 +85,13 @@ function verbPhrases(
   const add = (text: string, action: Action | null) => {
     const [head = "", ...rest] = phraseUnits(text);
     const heads = inflect && /^[a-z]/.test(head) ? inflections(head).present : [head];
-    for (const h of heads) out.push({ text, units: [h, ...rest], action, implied: implied[text] ?? null });
+    for (const h of heads)
+      out.push({
+        text,
+        units: [h, ...rest],
+        action,
+        implied: Object.hasOwn(implied, text) ? (implied[text] ?? null) : null,
+      });
   };
   for (const action of ACTIONS) for (const text of table[action] ?? []) add(text, action);
   for (const text of deliverables) add(text, null);
@@ -205,7 +211,7 @@ function compile(): Lexicon {
 }
 
 function merge(a: Record<string, string[]>, b: Record<string, string[]>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [k, v] of [...Object.entries(a), ...Object.entries(b)]) out[k] = [...(out[k] ?? []), ...v];
-  return out;
+  const out = new Map<string, string[]>();
+  for (const [k, v] of [...Object.entries(a), ...Object.entries(b)]) out.set(k, [...(out.get(k) ?? []), ...v]);
+  return Object.fromEntries(out);
 }

@@ -106,6 +106,18 @@ describe("objects", () => {
     expect(isSimilarReply("Let me bump serde in Cargo.toml.", "I'll update the serde dependency.")).toBe(true);
   });
 
+  it("given the same software noun in English, Simplified and Traditional Chinese, then the objects agree", () => {
+    expect(isSimilarReply("Let me clear the cache.", "我来清一下缓存。")).toBe(true);
+    expect(isSimilarReply("I'll fix the constructor.", "我來修正建構子。")).toBe(true);
+    expect(isSimilarReply("Let me raise the timeout.", "我把超时调大一点。")).toBe(true);
+    expect(isSimilarReply("I'll check the mobile layout.", "我看一下手機版面。")).toBe(true);
+  });
+
+  it("given a name that is also an Object.prototype key, then it is read as a word", () => {
+    given("Let me check the constructor.").thenPromises("inspect", ["constructor"]);
+    given("I'll open app.constructor.ts.").thenPromises("inspect", ["app.constructor.ts"]);
+  });
+
   it("given a folder path and the folder's name, then they name the same thing", () => {
     expect(isSimilarReply("我來看一下 src/hooks 目錄。", "我來看一下 hooks 資料夾。")).toBe(true);
   });
