@@ -69,6 +69,11 @@ describe("more verbs and leads", () => {
     given("I fixed the import. Try again and let me know.").thenKindIs("question");
     given("我改好了，你再试一次。").thenKindIs("question");
   });
+
+  it("given 'tell me when done' before the promise, then the turn goes to the user", () => {
+    given("保存之后重启服务，然后告诉我，我再验证一下。").thenKindIs("question");
+    given("或者你想让我换个库试试？").thenKindIs("question");
+  });
 });
 
 describe("a bare 我 with a volitional mark later in the clause", () => {
