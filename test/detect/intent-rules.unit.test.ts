@@ -72,7 +72,7 @@ describe("more verbs and leads", () => {
 
   it("given 'tell me when done' before the promise, then the turn goes to the user", () => {
     given("保存之后重启服务，然后告诉我，我再验证一下。").thenKindIs("question");
-    given("或者你想让我换个库试试？").thenKindIs("question");
+    given("你想让我换个库试试的话，说一声就行。").thenKindIs("question");
   });
 });
 
