@@ -76,6 +76,13 @@ describe("more verbs and leads", () => {
   });
 });
 
+describe("conditions", () => {
+  it("given 'after the' + the reply's own change, then it is a promise; a condition on the user stays a condition", () => {
+    given("Let me rerun the suite after the refactor.").thenPromises("run", ["test"]);
+    given("I'll rerun the suite after you push the branch.").thenKindIs("conditional");
+  });
+});
+
 describe("a bare 我 with a volitional mark later in the clause", () => {
   it("given 一下 or a count of times after the object, then it is a promise", () => {
     given("我跑两遍集成测试复现一下。").thenPromises("run", ["test"]);
