@@ -132,6 +132,8 @@ export interface Lexicon {
   enObjectCuts: ReadonlySet<string>;
   /** Verbs outside the action lexicon that make "to" a purpose: "to pick the right spot". */
   enPurposeVerbs: ReadonlySet<string>;
+  /** "From now on I will:", 以后我会： a list of habits, not next steps. */
+  habitualMarkers: readonly string[];
   handBacks: readonly string[];
   tagQuestions: readonly string[];
   zhTagQuestions: readonly string[];
@@ -186,6 +188,7 @@ function compile(): Lexicon {
     enFiniteVerbs: new Set(en.finiteVerbs),
     enObjectCuts: new Set(en.objectCuts),
     enPurposeVerbs: new Set(en.purposeVerbs),
+    habitualMarkers: [...en.habitualMarkers, ...zh.habitualMarkers],
     handBacks: [...en.handBacks, ...zh.handBacks],
     tagQuestions: [...en.tagQuestions, ...zh.tagQuestions],
     zhTagQuestions: zh.tagQuestions.filter((t) => /\p{Script=Han}/u.test(t)),

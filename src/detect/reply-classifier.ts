@@ -111,6 +111,7 @@ function classify(text: string): ReplyClass {
     const seq = units(s);
     return { seq, clauses: findClauses(seq), text: s, listItem: LIST_ITEM.test(s) || TABLE_LINE.test(s), code: null };
   });
+  leadListItems(sentences, lex);
   const handBack = handBackOf(sentences, lex);
   if (handBack) return result("question", handBack, lang);
 
@@ -199,6 +200,34 @@ function itemsFor(clause: Clause, sentences: readonly Sentence[], at: number, le
 
 /** A counted vague noun: 两件事, 这三个文件, 几项. */
 const COUNTED = /^[这那]?[一二两三四五六七八九十几]+(?:件事|件|项|点|个|处|步)/u;
+
+/**
+ * "Steps I'll take:" / 接下来我会： with no verb of its own, then list items that open with a verb ("- inspect the
+ * handler"): each item is a clause under the header's lead.
+ */
+function leadListItems(sentences: Sentence[], lex: Lexicon): void {
+  let lead: readonly string[] | null = null;
+  for (const s of sentences) {
+    if (s.code !== null) continue;
+    if (!s.listItem) {
+      const habitual = lex.habitualMarkers.some((m) => containsPhrase(s.text, m));
+      lead = s.seq.at(-1) === ":" && s.clauses.length === 0 && !habitual ? leadIn(s.seq, lex) : null;
+      continue;
+    }
+    if (!lead || s.clauses.length > 0) continue;
+    const item = /^\d+$/.test(s.seq[0] ?? "") ? s.seq.slice(1) : s.seq;
+    s.seq = [...lead, ...item];
+    s.clauses = findClauses(s.seq).filter((c) => c.start === 0);
+  }
+}
+
+function leadIn(seq: readonly string[], lex: Lexicon): readonly string[] | null {
+  for (let i = 0; i < seq.length; i++) {
+    const lead = lex.leads.match(seq, i, lex.fillerUnits);
+    if (lead) return lead.phrase.units.filter((u) => u !== "~");
+  }
+  return null;
+}
 
 /** "Let me run:" followed by a code block: the command it shows instead of running it. */
 function shownCommand(sentences: readonly Sentence[], at: number): string[] | null {

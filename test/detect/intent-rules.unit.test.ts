@@ -64,6 +64,18 @@ describe("more verbs and leads", () => {
     ["我捋一下鉴权逻辑。", "inspect"],
   ])("given %j, then it promises %s", (text, action) => given(text).thenPromises(action));
 
+  it.each([
+    ["I'll reset the fixtures, if that's ok with you?", "edit"],
+    ["Going to patch the retry logic — sounds ok?", "fix"],
+    ["I'll keep digging into the flaky spec.", "inspect"],
+    ["我先 git pull 一下。", "inspect"],
+    ["继续排查端口占用。", "inspect"],
+  ])("given %j, then it promises %s", (text, action) => given(text).thenPromises(action));
+
+  it("given 继续 + verb + 中, then it reports a state", () => {
+    given("没有新的报错，继续观察中。").thenKindIs("status");
+  });
+
   it("given hand-back words that name the reply's own next step, then it is a promise, not a question", () => {
     given("I'll try again with the cache cleared.").thenPromises("run");
     given("I fixed the import. Try again and let me know.").thenKindIs("question");
@@ -150,6 +162,18 @@ describe("lists and colons", () => {
       "import",
     ]);
     given("我来检查这两项：端口和证书。").thenPromises("inspect", ["network", "证书"]);
+  });
+
+  it("given a header with a lead and no verb, then list items that open with a verb are its promises", () => {
+    given("Steps I'll take:\n- rebuild the wasm bundle\n- rerun the smoke test").thenPromises("run", ["build"]);
+    given("接下来我会：\n1. 检查 nginx 日志\n2. 重启网关").thenPromises("inspect", ["nginx", "log"]);
+  });
+
+  it("given a header about habits, then its list is not a promise", () => {
+    given("From now on I will:\n- rebuild the bundle before each release\n- rerun the smoke test").thenKindIs(
+      "deliverable",
+    );
+    given("以后我会：\n- 每天检查日志\n- 定期清理缓存").thenKindIs("deliverable");
   });
 
   it("given a lead, a step and a colon, then the verb after the colon is the promise", () => {
