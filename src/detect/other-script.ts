@@ -41,7 +41,9 @@ export function readOtherScript(raw: string): OtherScriptReading | null {
       s
         .trim()
         .replace(/[:：]$/, "")
-        .trim(),
+        .trim()
+        // Sentence-final particles after the ending: 修正しますね, 確認しますよ.
+        .replace(/(?:よね|ね|よ)$/u, ""),
     )
     .filter((s) => s.length > 0);
   const last = sentences.at(-1) ?? "";
