@@ -67,6 +67,9 @@ const CODE_BLOCK = /(```|~~~)[^\n]*\n?[\s\S]*?(?:\1|$)/g;
 const BLOCKQUOTE = /^[ \t]*>.*$/gm;
 /** Quoted text (with a space or a Han character inside) and inline code with prose in it: not the reply's own words. */
 const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』|`[^`\n]*(?:\p{Script=Han}|\/\/|#\s)[^`\n]*`/gu;
+/** Words reported after "the TODO reads:", 标题是：… to the end of the line: someone else's words. */
+const REPORTED =
+  /(?:\b(?:says|said|reads|wrote|writes|titled|message is|comment is)|写的是|写着|内容是|标题是|原话是)\s*:[^\n]*/g;
 const LIST_ITEM = /^\s*(?:[-*+•]\s|\d+[.)]\s|\d+、|[一二三四五六七八九十]+、)\s*/;
 /** A code block stands in the prose as one line of its own with this mark, so its place among the sentences stays. */
 const CODE_MARK = "\u0001code";
@@ -94,7 +97,8 @@ function classify(text: string): ReplyClass {
       return `\n${CODE_MARK}${codes.length - 1}\n`;
     })
     .replace(BLOCKQUOTE, "")
-    .replace(QUOTED, " ");
+    .replace(QUOTED, " ")
+    .replace(REPORTED, " ");
   const codeBlocks = codes.length;
   const lang = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);
   if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, lang);

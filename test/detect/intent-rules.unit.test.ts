@@ -89,6 +89,18 @@ describe("more verbs and leads", () => {
   });
 });
 
+describe("other people's words and state reports", () => {
+  it("given words reported after 'reads:' or 标题是：, then they are not the reply's promise", () => {
+    given("The ticket reads: let me rerun the nightly job.").thenKindIs("factual");
+    given("工单标题是：我来重跑夜间任务。").thenKindIs("factual");
+    given("Let me read:\n- src/a.ts\n- src/b.ts").thenPromises("inspect", ["a.ts"]);
+  });
+
+  it("given a participle opening followed by a finite verb, then it is a state report", () => {
+    given("Looking at the trace, the null comes from parseDate.").thenKindIs("status");
+  });
+});
+
 describe("conditions", () => {
   it("given 'after the' + the reply's own change, then it is a promise; a condition on the user stays a condition", () => {
     given("Let me rerun the suite after the refactor.").thenPromises("run", ["test"]);
