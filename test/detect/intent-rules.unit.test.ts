@@ -71,6 +71,11 @@ describe("more verbs and leads", () => {
     ["I'll keep digging into the flaky spec.", "inspect"],
     ["我先 git pull 一下。", "inspect"],
     ["继续排查端口占用。", "inspect"],
+    ["Give me a few minutes to rebuild the image.", "run"],
+    ["Sit tight while I rerun the seed script.", "run"],
+    ["给我几分钟，我把依赖重装一下。", "install"],
+    ["我先重启一下网关，成吗？", "run"],
+    ["我来改一下路径，行不？", "edit"],
   ])("given %j, then it promises %s", (text, action) => given(text).thenPromises(action));
 
   it("given 继续 + verb + 中, then it reports a state", () => {
