@@ -337,6 +337,7 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
     for (const part of file.split(/[.@_-]/)) {
       if (Object.hasOwn(EXTENSION_CONCEPTS, part)) out.push(EXTENSION_CONCEPTS[part] as string);
       if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
+      if (lex.enStopWords.has(part)) continue;
       out.push(lex.concepts.get(part) ?? part);
     }
     if (/^\d+s$/.test(word)) out.push(word.slice(0, -1));

@@ -213,6 +213,24 @@ describe("similarity", () => {
     );
   });
 
+  it("given the same fix named by its symptom and by its code, then the replies are similar", () => {
+    expect(
+      isSimilarReply("Let me fix the off-by-one in the pager.", "I'll correct the offset calculation in the pager."),
+    ).toBe(true);
+    expect(isSimilarReply("我修一下分页的偏移量。", "我来改一下 offset 的计算。")).toBe(true);
+    expect(
+      isSimilarReply("Let me rerun the flaky signup test.", "I'll run the signup spec again to see if it flakes."),
+    ).toBe(true);
+  });
+
+  it("given 'a few more times', then time is not the object", () => {
+    expect(classifyReply("I'll run the seed a few more times.").intents[0]?.object).not.toContain("performance");
+  });
+
+  it("given 我 + verb + 个 (我写个迁移), then it is a promise", () => {
+    given("我写个脚本把旧数据迁过去。").thenPromises("edit", ["script"]);
+  });
+
   it("given two replies whose last words are the same file extension, then they are not near-identical", () => {
     expect(isSimilarReply("Let me open utils.ts.", "I'll delete the tests in api.ts.")).toBe(false);
   });
