@@ -91,9 +91,11 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
   if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
+    // An English verb after a bare 我 needs the mark right after it: 我 rerun 一下 pipeline.
+    const latinMarked = verb !== null && /^(?:一下|下|一遍|一次)/.test(hanString(seq, verb.end, verb.end + 2));
     if (
       verb &&
-      isHan(verb.phrase.units[0]) &&
+      (isHan(verb.phrase.units[0]) || latinMarked) &&
       (volitional(seq, subject.end, verb, lex) || pastTense(seq, at, verb, lex))
     ) {
       return build(seq, at, subject.phrase.text, verb, lex, "subject");

@@ -118,6 +118,11 @@ describe("a bare 我 with a volitional mark later in the clause", () => {
     given("我跑两遍集成测试复现一下。").thenPromises("run", ["test"]);
   });
 
+  it("given an English verb with the mark right after it, then it is a promise", () => {
+    given("我 redeploy 一下 staging。").thenPromises("run");
+    given("我 deploy staging 的时候发现了这个问题。").thenKindIs("factual");
+  });
+
   it("given a tag asking for agreement, then it is a promise", () => {
     given("那我删掉这个 fallback，行吧？").thenPromises("edit", ["fallback"]);
   });
