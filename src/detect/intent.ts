@@ -56,7 +56,8 @@ export function findClauses(seq: readonly string[]): Clause[] {
 function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex: Lexicon): Clause | null {
   const lead =
     lex.leads.match(seq, at, lex.fillerUnits) ??
-    (clauseStart ? lex.sentenceLeads.match(seq, at, lex.fillerUnits) : null);
+    (clauseStart ? lex.sentenceLeads.match(seq, at, lex.fillerUnits) : null) ??
+    (clauseStart && seq.at(-1) === ":" ? lex.colonSentenceLeads.match(seq, at, lex.fillerUnits) : null);
   if (lead) {
     const verb = verbAfter(seq, lead.end, lex) ?? hanPhraseVerb(seq, lead.end, lex);
     if (verb) return build(seq, at, lead.phrase.text, verb, lex, "lead");

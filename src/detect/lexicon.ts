@@ -119,6 +119,8 @@ function conceptMap(concepts: Record<string, readonly string[]>): Map<string, st
 export interface Lexicon {
   leads: PhraseIndex<Phrase>;
   sentenceLeads: PhraseIndex<Phrase>;
+  /** Sentence openers that lead only a sentence ending in a colon: 先看这两点：(not 先运行 X，再运行 Y, an instruction). */
+  colonSentenceLeads: PhraseIndex<Phrase>;
   progressiveLeads: PhraseIndex<Phrase>;
   verbs: PhraseIndex<VerbPhrase>;
   fillers: PhraseIndex<Phrase>;
@@ -173,6 +175,7 @@ function compile(): Lexicon {
   return {
     leads: new PhraseIndex([...en.leads, ...zh.leads].map(phrase)),
     sentenceLeads: new PhraseIndex([...en.sentenceLeads, ...zh.sentenceLeads].map(phrase)),
+    colonSentenceLeads: new PhraseIndex(zh.colonSentenceLeads.map(phrase)),
     zhSubjectOpeners: new Set(zh.subjectOpeners),
     progressiveLeads: new PhraseIndex([...en.progressiveLeads, ...zh.progressiveLeads].map(phrase)),
     verbs: new PhraseIndex([

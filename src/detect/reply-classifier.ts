@@ -276,6 +276,8 @@ function tailUnits(sentences: readonly Sentence[], last: { sentence: number; cla
   return Math.max(0, n);
 }
 
+const USER_QUESTION = /(?:你|您|\byou\b)[^\n]*(?:[?？]|吗)\s*$/u;
+
 /** The reply hands the turn back: its last sentence asks the user, or asks the user to act. */
 function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null {
   const lastTwo = sentences.filter((s) => !s.listItem).slice(-2);
@@ -283,6 +285,8 @@ function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null
     const phrase = lex.handBacks.find((h) => containsPhrase(s.text, h) && !ownAction(s.text, h));
     if (phrase) return `hands back: "${phrase}"`;
   }
+  // "先确认一下：\n- 你有 API key 吗？": a listed question to the user.
+  if (sentences.some((s) => s.listItem && USER_QUESTION.test(s.text))) return "asks the user in a list item";
   const last = lastTwo.at(-1);
   if (!last) return null;
   const question = last.text.replace(/["')\]」』\s]+$/, "");

@@ -199,6 +199,22 @@ describe("lists and colons", () => {
     given("以后我会：\n- 每天检查日志\n- 定期清理缓存").thenKindIs("deliverable");
   });
 
+  it("given 先 + verb, then it leads only a sentence that ends in a colon (an instruction has none)", () => {
+    given("先查这三处：\n- 路由表\n- 中间件\n- 网关配置").thenPromises("inspect", ["api", "config"]);
+    given("先运行 npm ci，再运行 npm test。").thenKindIs("factual");
+  });
+
+  it("given a list item that asks the user, then the turn goes to the user", () => {
+    given("先确认一下：\n- 你有 staging 的访问令牌吗？").thenKindIs("question");
+    given("Let me check two things:\n- do you have the staging token?\n- is the VPN up?").thenKindIs("question");
+  });
+
+  it("given 写个总结 / 'write a summary', then it delivers", () => {
+    expect(classifyReply("我写个总结：超时是连接池太小导致的。").kind).not.toBe("promise");
+    given("我来写个总结：超时是连接池太小导致的。").thenKindIs("deliverable");
+    given("Let me write a quick summary: the pool was too small.").thenKindIs("deliverable");
+  });
+
   it("given a lead, a step and a colon, then the verb after the colon is the promise", () => {
     given("接下来一步：跑集成测试。").thenPromises("run", ["test"]);
   });
