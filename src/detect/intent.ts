@@ -168,7 +168,7 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
   return fallback;
 }
 
-const isConcept = (text: string, lex: Lexicon) => lex.hanConcepts.some(([s]) => s === text);
+const isConcept = (text: string, lex: Lexicon) => isHan(text[0]) && lex.concepts.has(text);
 
 /** A bare 我 + verb is a promise only with a volitional mark: 我看看, 我查下, 我检查一下, 我把…改成 (not 我看这是…). */
 function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch, lex: Lexicon): boolean {
