@@ -14,6 +14,8 @@ export interface Clause {
   past: boolean;
   /** A state report that opens like progress: "Testing is handled by Vitest", 正在运行，PID 是 4312. */
   status: boolean;
+  /** The object points back ("fix that reference", 改这个): it is the one named before. */
+  anaphoric: boolean;
   start: number;
   end: number;
 }
@@ -212,7 +214,8 @@ function build(
   kind: "lead" | "progressive" | "gerund" | "subject",
 ): Clause {
   const objectEnd = objectEndAt(seq, verb.end, lex);
-  const object = objectTokens([...verb.phraseObject, ...seq.slice(verb.end, objectEnd)], lex);
+  const span = [...verb.phraseObject, ...seq.slice(verb.end, objectEnd)];
+  const object = objectTokens(span, lex);
   if (verb.phrase.implied) object.push(verb.phrase.implied);
   return {
     lead: lead || "(opens with the verb)",
@@ -222,9 +225,18 @@ function build(
     conditional: conditionalBefore(seq.slice(0, start), lex) || conditionalAfter(seq, verb.end, objectEnd, lex),
     past: pastTense(seq, start, verb, lex),
     status: statusReport(seq, verb, kind, lex),
+    anaphoric: pointsBack(span),
     start,
     end: verb.end,
   };
+}
+
+const POINTING = new Set(["that", "this", "these", "those", "it", "them", "same"]);
+
+/** The object opens with a demonstrative: "that unresolved reference", "the same thing", 这个同步任务, 那两处. */
+function pointsBack(span: readonly string[]): boolean {
+  const head = span.slice(0, 2);
+  return head.some((u) => POINTING.has(u)) || /^(?:这|那|它|该|同一)/u.test(span.slice(0, 2).join(""));
 }
 
 function skipAcknowledgements(seq: readonly string[], from: number, lex: Lexicon): number {

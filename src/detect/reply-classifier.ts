@@ -25,6 +25,8 @@ export interface Intent {
   object: string[];
   verb: string;
   lead: string;
+  /** The object points back to one named before ("fix that reference"). */
+  anaphoric?: boolean;
 }
 
 export interface ReplyClass {
@@ -171,6 +173,7 @@ function classify(text: string): ReplyClass {
         : clause.object,
     verb: clause.verb,
     lead: clause.lead,
+    anaphoric: clause.anaphoric,
   }));
   const shown = shownCommand(sentences, last.sentence);
   if (shown)

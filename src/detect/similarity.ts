@@ -1,5 +1,7 @@
+import { objectTokens } from "./intent.js";
 import { lexicon } from "./lexicon.js";
 import { classifyReply, type Intent, type ReplyClass } from "./reply-classifier.js";
+import { normalizeText, units } from "./units.js";
 
 /**
  * Two replies at or above this score promise the same thing: a compatible action (score 1) times how much their
@@ -10,6 +12,13 @@ export const SIMILARITY_THRESHOLD = 0.45;
 export const NEAR_IDENTICAL = 0.85;
 const IMPLICIT_OBJECT = 0.6;
 const OVERLAP_SHARE = 0.9;
+/**
+ * Two promises in a row (no tool progress between them, other replies aside) of a compatible action score at least
+ * this times the actions' affinity, unless their objects clearly differ: a writer renames the object it keeps
+ * promising ("the signing step" / "the sign target", report.html / the treemap) far more often than a working agent
+ * announces two different things of the same kind without doing either.
+ */
+export const ADJACENT_SAME_ACTION = 0.6;
 
 /** fix and edit both change code; inspect and search both look; `continue` ("I'll proceed with the migration") goes with any action. */
 function actionAffinity(a: string, b: string): number {
@@ -58,10 +67,80 @@ export function intentSimilarity(a: Intent, b: Intent): number {
   return affinity === 0 ? 0 : affinity * objectSimilarity(a.object, b.object);
 }
 
-/** Similarity of two classified replies: the best pair of their intents, or near-identical text as a fallback. */
-export function classSimilarity(a: ReplyClass, b: ReplyClass, textA: string, textB: string): number {
+/**
+ * Consecutive promises of a compatible action are the same promise with its object renamed, unless they clearly
+ * differ: two different files or symbols, or a later reply that opens as a further step ("Then I'll ...", 然后 ...).
+ * Renamed means the object points back ("that reference", 这个任务) or the two replies share a content word.
+ */
+function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string): number {
+  const affinity = actionAffinity(x.action, y.action);
+  if (affinity === 0 || differentThings(x.object, y.object) || FURTHER_STEP.test(normalizeText(textB).trim())) return 0;
+  const renamed = x.anaphoric || y.anaphoric || sharesWord(textA, textB);
+  return renamed ? affinity * ADJACENT_SAME_ACTION : 0;
+}
+
+const FURTHER_STEP =
+  /^(?:then|finally|after that|afterwards|also|and then|lastly|然后|最后|另外|之后|接着|其次|还有|다음으로|마지막으로|그다음|次に|最後に|それから)/u;
+
+/** A word's stem for matching renamed objects: "signing" / "sign", "indexes" / "index". */
+function stem(token: string): string {
+  if (!/^[a-z]{5,}$/.test(token)) return token;
+  return token.replace(/(?:ing|ed|es|s)$/, "");
+}
+
+const IDENTIFIER = /[./_@]/;
+
+/** Both name files, paths or symbols, and none of them meet (by file name): two different things. */
+function differentThings(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a.filter((t) => IDENTIFIER.test(t)).map(fileName));
+  const right = b.filter((t) => IDENTIFIER.test(t)).map(fileName);
+  return left.size > 0 && right.length > 0 && !right.some((t) => left.has(t));
+}
+
+const fileName = (t: string) => t.split("/").filter(Boolean).at(-1) ?? t;
+
+let conceptNames: ReadonlySet<string> | null = null;
+const WORDS_LIMIT = 4096;
+const replyWords = new Map<string, ReadonlySet<string>>();
+
+/**
+ * The names in a reply's prose, stemmed: its words without generic nouns, concepts (config, test: two different
+ * things may share one) and verbs. Memoised per text.
+ */
+function wordsOf(text: string): ReadonlySet<string> {
+  const known = replyWords.get(text);
+  if (known) return known;
+  const lex = lexicon();
+  conceptNames ??= new Set(lex.concepts.values());
+  const concepts = conceptNames;
+  const prose = normalizeText(text).replace(/(```|~~~)[\s\S]*?(?:\1|$)/g, " ");
+  const named = objectTokens(units(prose), lex).filter(
+    (t) => !lex.generic.has(t) && !concepts.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null,
+  );
+  const words = new Set(named.map(stem));
+  if (replyWords.size >= WORDS_LIMIT) replyWords.clear();
+  replyWords.set(text, words);
+  return words;
+}
+
+function sharesWord(a: string, b: string): boolean {
+  const right = wordsOf(b);
+  for (const w of wordsOf(a)) if (right.has(w)) return true;
+  return false;
+}
+
+/**
+ * Similarity of two classified replies: the best pair of their intents, or near-identical text as a fallback.
+ * `adjacent`: the two are consecutive promises of one run (see ADJACENT_SAME_ACTION).
+ */
+export function classSimilarity(a: ReplyClass, b: ReplyClass, textA: string, textB: string, adjacent = false): number {
   let best = 0;
-  for (const x of a.intents) for (const y of b.intents) best = Math.max(best, intentSimilarity(x, y));
+  for (const x of a.intents) {
+    for (const y of b.intents) {
+      best = Math.max(best, intentSimilarity(x, y));
+      if (adjacent && best < SIMILARITY_THRESHOLD) best = Math.max(best, adjacentSimilarity(x, y, textA, textB));
+    }
+  }
   if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && sameWords(textA, textB)) best = 1;
   return best;
 }
