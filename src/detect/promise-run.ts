@@ -87,7 +87,8 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
 
 function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
   if (run.stalled) {
-    const joins = isCandidate(reply) && run.texts.some((text, i) => similar(text, reply.text, i === run.texts.length - 1));
+    const joins =
+      isCandidate(reply) && run.texts.some((text, i) => similar(text, reply.text, i === run.texts.length - 1));
     return {
       ...run,
       promiseEntryIds: joins ? [...run.promiseEntryIds, reply.entryId] : run.promiseEntryIds,
@@ -129,7 +130,8 @@ function largestGroup(recent: readonly RunReply[]): RunReply[] {
     for (let j = i + 1; j < candidates.length; j++) {
       const a = candidates[i] as RunReply;
       const b = candidates[j] as RunReply;
-      if (find(a) !== find(b) && similar(a.text, b.text, j === i + 1)) group.set(candidates[find(b)] as RunReply, find(a));
+      if (find(a) !== find(b) && similar(a.text, b.text, j === i + 1))
+        group.set(candidates[find(b)] as RunReply, find(a));
     }
   }
   const members = new Map<number, RunReply[]>();

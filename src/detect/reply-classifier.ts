@@ -93,9 +93,14 @@ function classify(text: string): ReplyClass {
   const blocker = blockerCode(raw, lex);
   const normalized = normalizeText(raw);
   const codes: string[] = [];
+  let shell: string | null = null;
+  let allShell = true;
   const prose = normalized
     .replace(CODE_BLOCK, (block) => {
-      codes.push(block.replace(/^(```|~~~)[^\n]*|(```|~~~)$/g, ""));
+      const body = block.replace(/^(```|~~~)[^\n]*|(```|~~~)$/g, "");
+      if (!isShell(block)) allShell = false;
+      else shell ??= body;
+      codes.push(body);
       return `\n${CODE_MARK}${codes.length - 1}\n`;
     })
     .replace(BLOCKQUOTE, "")
@@ -138,6 +143,11 @@ function classify(text: string): ReplyClass {
         lang,
       );
     }
+    const command = shell === null || !allShell || codeBlocks > 2 ? null : shownAlone(shell, sentences, all);
+    if (command)
+      return result("promise", `shows a command instead of running it: ${command.join(" ")}`, lang, [
+        { action: "run", object: command, verb: "(command shown in a code block)", lead: "(code block)" },
+      ]);
     if (codeBlocks > 0 || sentences.some((s) => s.listItem)) {
       return result("deliverable", "a code block, list or table", lang);
     }
@@ -234,6 +244,35 @@ function leadIn(seq: readonly string[], lex: Lexicon): readonly string[] | null 
     if (lead) return lead.phrase.units.filter((u) => u !== "~");
   }
   return null;
+}
+
+const SHELL_FENCE = /^(?:```|~~~)\s*(?:bash|sh|shell|zsh|console|terminal|powershell|ps1|cmd)?\s*\n/;
+
+/** A fenced block in a shell language, or an unlabelled one whose first line is a prompt ("$ npm test"). */
+function isShell(block: string): boolean {
+  const fence = SHELL_FENCE.exec(block);
+  if (!fence) return false;
+  return /\S/.test(fence[0].slice(3)) || /^\s*\$\s/.test(block.slice(fence[0].length));
+}
+
+/** The command is for the user to run: "please run", "in your terminal", 请在终端里手动运行; or steps follow it. */
+const FOR_THE_USER = /\b(?:you|your|please)\b|请|你|您|手动|复制/u;
+const THEN = /^(?:then|and then|after that|然后|之后|接着)/u;
+
+/** Prose around a shown command at most this long: the reply is the command, not an answer that quotes one. */
+const SHOWN_PROSE_UNITS = 20;
+
+/**
+ * A reply that only shows a shell command (with a short lead-in or note, no question, no report): the command it
+ * would run, as the object of a "run" promise. Text that tells what was done or what holds is left alone.
+ */
+function shownAlone(shell: string, sentences: readonly Sentence[], clauses: readonly Clause[]): string[] | null {
+  if (clauses.some((c) => c.past || c.status || c.conditional)) return null;
+  const after = sentences.slice(sentences.findIndex((s) => s.code !== null) + 1).find((s) => s.code === null);
+  if (sentences.some((s) => FOR_THE_USER.test(s.text)) || (after && THEN.test(after.text))) return null;
+  if (proseUnits(sentences) > SHOWN_PROSE_UNITS) return null;
+  const command = [...new Set(units(shell).filter((u) => !BREAK_UNITS.has(u) && !/^-/.test(u)))];
+  return command.length > 0 ? command : null;
 }
 
 /** "Let me run:" followed by a code block: the command it shows instead of running it. */
