@@ -233,10 +233,9 @@ function build(
 
 const POINTING = new Set(["that", "this", "these", "those", "it", "them", "same"]);
 
-/** The object opens with a demonstrative: "that unresolved reference", "the same thing", 这个同步任务, 那两处. */
+/** The object holds a demonstrative: "that unresolved reference", "the list for that table", 这个同步任务, 里的这两处. */
 function pointsBack(span: readonly string[]): boolean {
-  const head = span.slice(0, 2);
-  return head.some((u) => POINTING.has(u)) || /^(?:这|那|它|该|同一)/u.test(span.slice(0, 2).join(""));
+  return span.some((u) => POINTING.has(u) || u === "这" || u === "那" || u === "它" || u === "该");
 }
 
 function skipAcknowledgements(seq: readonly string[], from: number, lex: Lexicon): number {
@@ -415,7 +414,8 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
 function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex: Lexicon): boolean {
   if (kind === "gerund") {
     const rest = seq.slice(verb.end);
-    const stop = rest.findIndex((u) => BREAKS.has(u));
+    // "Fixing the hook so it doesn't rely on X": a purpose after a cut word is not the gerund's own verb.
+    const stop = rest.findIndex((u) => BREAKS.has(u) || lex.enObjectCuts.has(u));
     return (
       (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex)
     );

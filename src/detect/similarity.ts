@@ -115,7 +115,7 @@ function wordsOf(text: string): ReadonlySet<string> {
   const concepts = conceptNames;
   const prose = normalizeText(text).replace(/(```|~~~)[\s\S]*?(?:\1|$)/g, " ");
   const named = objectTokens(units(prose), lex).filter(
-    (t) => !lex.generic.has(t) && !concepts.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null,
+    (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null,
   );
   const words = new Set(named.map(stem));
   if (replyWords.size >= WORDS_LIMIT) replyWords.clear();
