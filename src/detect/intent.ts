@@ -61,7 +61,12 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     (clauseStart ? lex.sentenceLeads.match(seq, at, lex.fillerUnits) : null) ??
     (clauseStart && seq.at(-1) === ":" ? lex.colonSentenceLeads.match(seq, at, lex.fillerUnits) : null);
   if (lead) {
-    const verb = verbAfter(seq, lead.end, lex) ?? hanPhraseVerb(seq, lead.end, lex);
+    const verb =
+      verbAfter(seq, lead.end, lex) ??
+      hanPhraseVerb(seq, lead.end, lex) ??
+      (STRONG_LEADS.has(lead.phrase.text) && seq.at(-1) !== ":"
+        ? unknownVerb(seq, lead.end, lex, lead.phrase.text)
+        : null);
     if (verb) return build(seq, at, lead.phrase.text, verb, lex, "lead");
   }
   // "开始第一步：读 X" / "Next step: read X": the verb after the colon takes the sentence's lead.
@@ -82,7 +87,7 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   if (clauseStart) {
-    const verb = lex.verbs.match(seq, at, lex.fillerUnits);
+    const verb = lex.verbs.match(seq, at, lex.fillerUnits) ?? unknownGerund(seq, at, lex);
     if (verb && /ing$/.test(seq[at] ?? "") && verb.phrase.action !== null) {
       return build(seq, at, "", { ...verb, at, gerund: true, phraseObject: [] }, lex, "gerund");
     }
@@ -105,6 +110,88 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   return null;
+}
+
+/** Leads that announce an own next action whatever verb follows. */
+const STRONG_LEADS = new Set([
+  "let me",
+  "i'll",
+  "i will",
+  "i'm going to",
+  "i am going to",
+  "i'm about to",
+  "i'll go ahead and",
+  "i'm going to go ahead and",
+  "i'm just going to",
+  "我来",
+  "我会",
+  "让我",
+  "我这就",
+  "我马上",
+  "我先",
+  "我要",
+  "我准备",
+  "我打算",
+  "接下来我",
+]);
+/** Verbs after a strong lead that do not act on the work: "I'll be brief", "let me know", "I'll keep it short". */
+const NOT_ACTING = new Set(
+  "be have keep leave wait need know say note mention remember stop admit answer respond reply assume guess give take let get put make do try see hope say tell ask also just now then not never still first".split(
+    " ",
+  ),
+);
+const DETERMINERS = new Set([
+  "the",
+  "a",
+  "an",
+  "my",
+  "our",
+  "its",
+  "their",
+  "this",
+  "that",
+  "these",
+  "those",
+  "it",
+  "them",
+  "all",
+]);
+
+const unknownPhrase = (text: string, unitsOf: readonly string[]): VerbPhrase => ({
+  text,
+  units: unitsOf,
+  action: "act",
+  implied: null,
+});
+
+/** Chinese leads strong enough for an unknown verb (我会 also makes habits and predictions: 我会注意). */
+const HAN_STRONG_LEADS = new Set(["我来", "让我", "我这就", "我先"]);
+const HAN_NOT_ACTING = /^(?:可以|能够|应该|按照|根据|注意|会|需要|还是|已经|一直|也|都)/u;
+
+/**
+ * A verb the lexicons do not know, right after a strong lead: an English word, or the first Chinese word. Not before
+ * a colon: "Let me expand the cache part:" introduces what the reply delivers.
+ */
+function unknownVerb(seq: readonly string[], from: number, lex: Lexicon, lead: string): VerbMatch | null {
+  let i = from;
+  while (i < seq.length && lex.fillers.match(seq, i, lex.fillerUnits)) i++;
+  const word = seq[i] ?? "";
+  if (/^[a-z][a-z-]{2,}$/.test(word)) {
+    if (NOT_ACTING.has(word) || lex.enStopWords.has(word) || lex.pronouns.has(word) || /ed$/.test(word)) return null;
+    return { phrase: unknownPhrase(word, [word]), end: i + 1, at: i, gerund: false, phraseObject: [] };
+  }
+  if (!isHan(word) || !HAN_STRONG_LEADS.has(lead)) return null;
+  const head = hanWords(hanString(seq, i, i + 8))[0] ?? "";
+  const size = [...head].length;
+  if (size < 2 || lex.zhStopWords.has(head) || lex.concepts.has(head) || HAN_NOT_ACTING.test(head)) return null;
+  return { phrase: unknownPhrase(head, [...head]), end: i + size, at: i, gerund: false, phraseObject: [] };
+}
+
+/** "Regenerating the client ...": a sentence that opens with an -ing word the lexicons do not know and its object. */
+function unknownGerund(seq: readonly string[], at: number, lex: Lexicon): { phrase: VerbPhrase; end: number } | null {
+  const word = seq[at] ?? "";
+  if (!/^[a-z]{3,}ing$/.test(word) || !DETERMINERS.has(seq[at + 1] ?? "") || lex.concepts.has(word)) return null;
+  return { phrase: unknownPhrase(word, [word]), end: at + 1 };
 }
 
 const LATIN_ADVERB_LEADS = new Set(["still", "now", "currently", "just", "right now"]);

@@ -2,8 +2,11 @@ import en from "./lexicons/en.json" with { type: "json" };
 import zh from "./lexicons/zh.json" with { type: "json" };
 import { units } from "./units.js";
 
-/** What a promise is about doing. `continue` is unspecific ("I'll proceed with the migration"). */
-export type Action = "inspect" | "run" | "search" | "fix" | "edit" | "install" | "continue";
+/**
+ * What a promise is about doing. `continue` is unspecific ("I'll proceed with the migration"); `act` is a verb the
+ * lexicons do not know, after an unmistakable lead ("I'll regenerate the client", 我来新增 handler).
+ */
+export type Action = "inspect" | "run" | "search" | "fix" | "edit" | "install" | "continue" | "act";
 export const ACTIONS: readonly Action[] = ["inspect", "run", "search", "fix", "edit", "install", "continue"];
 
 /** A lexicon phrase as a unit sequence ("look at" -> [look, at]; "检查" -> [检, 查]); "~" stands for filler words. */

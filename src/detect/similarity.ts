@@ -26,7 +26,7 @@ function actionAffinity(a: string, b: string): number {
   if ((a === "fix" && b === "edit") || (a === "edit" && b === "fix")) return 1;
   // "look up which version" and "check which version" ask the same question.
   if ((a === "inspect" && b === "search") || (a === "search" && b === "inspect")) return 0.8;
-  if (a === "continue" || b === "continue") return 0.9;
+  if (a === "continue" || b === "continue" || a === "act" || b === "act") return 0.9;
   return 0;
 }
 
