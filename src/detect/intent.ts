@@ -133,6 +133,7 @@ const STRONG_LEADS = new Set([
   "我准备",
   "我打算",
   "接下来我",
+  "going to",
 ]);
 /** Verbs after a strong lead that do not act on the work: "I'll be brief", "let me know", "I'll keep it short". */
 const NOT_ACTING = new Set(
@@ -265,6 +266,16 @@ function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch,
   const verbUnits = verb.phrase.units;
   if (verbUnits.length >= 2 && verbUnits[0] === verbUnits[1]) return true;
   if (/一下|下$|一看|一眼/.test(verb.phrase.text)) return true;
+  // 我查看 X 的状态: a verb of two characters or more with its object, not a clause about a time or a finding.
+  const whole = seq.slice(verb.end).filter(isHan).join("");
+  if (
+    verbUnits.length >= 2 &&
+    verb.phrase.action !== null &&
+    verb.end < seq.length &&
+    !/时|发现|觉得|认为|是|的话|过|了/.test(whole)
+  ) {
+    return true;
+  }
   if (seq.at(-1) === ":") return true;
   const after = hanString(seq, verb.end, verb.end + 3);
   if (lex.zhVolitional.some((v) => after.startsWith(v))) return true;
