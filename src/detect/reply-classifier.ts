@@ -234,7 +234,8 @@ function leadListItems(sentences: Sentence[], lex: Lexicon): void {
     if (!lead || s.clauses.length > 0) continue;
     const item = /^\d+$/.test(s.seq[0] ?? "") ? s.seq.slice(1) : s.seq;
     s.seq = [...lead, ...item];
-    s.clauses = findClauses(s.seq).filter((c) => c.start === 0);
+    // An item's first word is a verb only if the lexicons know it ("- setuptools version" is a noun phrase).
+    s.clauses = findClauses(s.seq).filter((c) => c.start === 0 && c.action !== "act");
   }
 }
 

@@ -13,10 +13,10 @@ export const NEAR_IDENTICAL = 0.85;
 const IMPLICIT_OBJECT = 0.6;
 const OVERLAP_SHARE = 0.9;
 /**
- * Two promises in a row (no tool progress between them, other replies aside) of a compatible action score at least
- * this times the actions' affinity, unless their objects clearly differ: a writer renames the object it keeps
- * promising ("the signing step" / "the sign target", report.html / the treemap) far more often than a working agent
- * announces two different things of the same kind without doing either.
+ * Two promises in a row (no tool progress between them, other replies aside) of a compatible action score this times
+ * the actions' affinity when the later one renames the object: it points back ("that reference") or the replies share
+ * a name. Agents rename the object they keep promising ("the signing step" / "the sign target") more often than they
+ * announce two different things of one kind without doing either.
  */
 export const ADJACENT_SAME_ACTION = 0.6;
 
@@ -91,7 +91,7 @@ function stem(token: string): string {
 const IDENTIFIER = /[./_@]/;
 
 /** Both name files, paths or symbols, and none of them meet (by file name): two different things. */
-function differentThings(a: readonly string[], b: readonly string[]): boolean {
+export function differentThings(a: readonly string[], b: readonly string[]): boolean {
   const left = new Set(a.filter((t) => IDENTIFIER.test(t)).map(fileName));
   const right = b.filter((t) => IDENTIFIER.test(t)).map(fileName);
   return left.size > 0 && right.length > 0 && !right.some((t) => left.has(t));

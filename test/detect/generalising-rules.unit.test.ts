@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { classifyReply, detectStall, type RunEvent } from "../../src/detect/index.js";
+import { differentThings } from "../../src/detect/similarity.js";
+
+let seq = 0;
+const reply = (text: string): RunEvent => ({
+  type: "assistant",
+  entryId: `r${++seq}`,
+  text,
+  toolCalls: 0,
+  stopReason: "stop",
+});
+const USER: RunEvent = { type: "user" };
+const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => [USER, reply(t)])).stalled;
+
+describe("consecutive promises of one action with the object renamed", () => {
+  it("given an object that points back (that, 这个), then the run holds", () => {
+    expect(
+      stalled(
+        "I'll patch the retry loop in fetcher.py.",
+        "I'll patch that code right away.",
+        "Let me patch this part now.",
+      ),
+    ).toBe(true);
+    expect(stalled("我修一下重试的逻辑。", "我这就修这个地方。", "我来修复那段代码。")).toBe(true);
+  });
+
+  it("given replies that share a name, then a renamed object still joins", () => {
+    expect(
+      stalled(
+        "The upload dies at 10 MB. I'll raise the proxy body limit.",
+        "Let me bump the upload cap on the proxy.",
+        "Adjusting the proxy's size limit now.",
+      ),
+    ).toBe(true);
+  });
+
+  it("given two different files, then consecutive promises of one action do not join", () => {
+    expect(
+      stalled(
+        "Let me check fetcher.py for the timeout.",
+        "I'll check the tokenizer in parser.py.",
+        "Checking how router.py registers handlers.",
+      ),
+    ).toBe(false);
+    expect(differentThings(["fetcher.py"], ["parser.py"])).toBe(true);
+    expect(differentThings(["src/fetcher.py"], ["fetcher.py", "retry"])).toBe(false);
+  });
+
+  it("given replies that open as further steps, then they are a plan, not a loop", () => {
+    expect(
+      stalled(
+        "I'll add a retry counter to the fetcher.",
+        "Then I'll add a CLI flag for it.",
+        "Finally I'll add a changelog entry.",
+      ),
+    ).toBe(false);
+  });
+
+  it("given the same verb on unrelated objects with nothing shared, then they do not join", () => {
+    expect(
+      stalled("Let me check the queue depth.", "Let me check the cron schedule.", "Let me check the TLS cert."),
+    ).toBe(false);
+  });
+});
+
+describe("a reply that only shows a shell command", () => {
+  it("given a bash block with at most a short note, then it promises to run that command", () => {
+    const c = classifyReply("```bash\ncargo test -p parser -- --nocapture\n```");
+    expect(c.kind).toBe("promise");
+    expect(c.intents[0]?.action).toBe("run");
+    expect(c.intents[0]?.object).toContain("cargo");
+    expect(
+      stalled(
+        "```sh\ncargo test -p parser\n```",
+        "Once more:\n```bash\ncargo test -p parser -- --nocapture\n```",
+        "```bash\ncargo test -p parser\n```",
+      ),
+    ).toBe(true);
+  });
+
+  it("given a command for the user, code in another language or a report, then it is not a promise", () => {
+    expect(
+      classifyReply("Please run this in your terminal:\n```bash\nsudo systemctl restart nginx\n```").kind,
+    ).not.toBe("promise");
+    expect(classifyReply("请在终端里执行：\n```bash\nbrew install jq\n```").kind).not.toBe("promise");
+    expect(classifyReply("```ts\nexport const retries = 3;\n```").kind).not.toBe("promise");
+    expect(classifyReply("```bash\nmake deploy\n```\nThen open the dashboard and log in.").kind).not.toBe("promise");
+  });
+});
+
+describe("a verb the lexicons do not know", () => {
+  it("given an unmistakable lead, then the unknown verb is an 'act' promise", () => {
+    expect(classifyReply("I'll vendor the protobuf headers.").intents[0]?.action).toBe("act");
+    expect(classifyReply("Let me memoize the selector.").kind).toBe("promise");
+    expect(classifyReply("我来精简一下这个镜像。").kind).toBe("promise");
+    expect(classifyReply("Vendoring the protobuf headers now.").kind).toBe("promise");
+  });
+
+  it("given a lead that introduces content, a habit or a modal, then it is not a promise", () => {
+    expect(classifyReply("Let me summarize: the cache is cold.").kind).not.toBe("promise");
+    expect(classifyReply("Let me be clear about the cache.").kind).not.toBe("promise");
+    expect(classifyReply("Let me outline it:\n\n## Cache\n- ttl: 300").kind).not.toBe("promise");
+    expect(classifyReply("我会注意不再自动提交。").kind).not.toBe("promise");
+  });
+});
+
+describe("Chinese forms", () => {
+  it("given a bare 我 with a two-character verb and its object, then it is a promise", () => {
+    expect(classifyReply("我查看 worker 队列的长度。").kind).toBe("promise");
+    expect(classifyReply("我检查那台机器的磁盘。").kind).toBe("promise");
+  });
+
+  it("given a bare 我 with a finding or a past verb, then it is not a promise", () => {
+    expect(classifyReply("我检查的时候发现磁盘满了。").kind).not.toBe("promise");
+    expect(classifyReply("我查看了队列，长度是 0。").kind).not.toBe("promise");
+  });
+
+  it("given a gerund whose purpose clause has its own verb, then it is still a promise", () => {
+    expect(classifyReply("One sec — fixing the cron entry so it doesn't run twice.").kind).toBe("promise");
+    expect(classifyReply("Fixing the loader is what broke the build.").kind).not.toBe("promise");
+  });
+});
