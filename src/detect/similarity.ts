@@ -99,20 +99,14 @@ export function differentThings(a: readonly string[], b: readonly string[]): boo
 
 const fileName = (t: string) => t.split("/").filter(Boolean).at(-1) ?? t;
 
-let conceptNames: ReadonlySet<string> | null = null;
 const WORDS_LIMIT = 4096;
 const replyWords = new Map<string, ReadonlySet<string>>();
 
-/**
- * The names in a reply's prose, stemmed: its words without generic nouns, concepts (config, test: two different
- * things may share one) and verbs. Memoised per text.
- */
+/** The names and concepts in a reply's prose, stemmed: its words without generic nouns and verbs. Memoised per text. */
 function wordsOf(text: string): ReadonlySet<string> {
   const known = replyWords.get(text);
   if (known) return known;
   const lex = lexicon();
-  conceptNames ??= new Set(lex.concepts.values());
-  const concepts = conceptNames;
   const prose = normalizeText(text).replace(/(```|~~~)[\s\S]*?(?:\1|$)/g, " ");
   const named = objectTokens(units(prose), lex).filter(
     (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null,
