@@ -248,6 +248,8 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
     if (preposition && i === start + 1) continue;
     const verb = verbAfter(seq, i, lex);
+    // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
+    if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;
     if (verb && verb.phrase.action !== null) {
       const found = { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
       // A verb that is also a noun (配置, 测试) may be part of the object: 我把数据库配置挪到 .env.
@@ -522,7 +524,8 @@ function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex
   if (seq[verb.end] === "的" || seq[verb.end] === "中") return true;
   if (seq[verb.end] !== ",") return false;
   const rest = seq.slice(verb.end + 1).join("");
-  return !/稍等|稍候|请等|马上|很快/.test(rest);
+  // 正在改，把依赖那一层提前: the comma goes on with the action's own object, not a fact.
+  return !/稍等|稍候|请等|马上|很快/.test(rest) && !/^(?:把|将)/.test(rest);
 }
 
 /** "Looking at the output, the error is in X": a participle opening a statement. */

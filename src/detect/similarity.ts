@@ -90,12 +90,21 @@ function stem(token: string): string {
 
 const IDENTIFIER = /[./_@]/;
 
-/** Both name files, paths or symbols, and none of them meet (by file name): two different things. */
+/**
+ * Both name files (or both name symbols) and none of them meet (by file name): two different things. A file against
+ * a symbol (pricing.py / calc_discount) may be one thing named twice.
+ */
 export function differentThings(a: readonly string[], b: readonly string[]): boolean {
-  const left = new Set(a.filter((t) => IDENTIFIER.test(t)).map(fileName));
-  const right = b.filter((t) => IDENTIFIER.test(t)).map(fileName);
-  return left.size > 0 && right.length > 0 && !right.some((t) => left.has(t));
+  for (const kind of [isFile, isSymbol]) {
+    const left = new Set(a.filter(kind).map(fileName));
+    const right = b.filter(kind).map(fileName);
+    if (left.size > 0 && right.length > 0 && !right.some((t) => left.has(t))) return true;
+  }
+  return false;
 }
+
+const isFile = (t: string) => /\/|\.[a-z0-9]{1,5}$/.test(t);
+const isSymbol = (t: string) => IDENTIFIER.test(t) && !isFile(t);
 
 const fileName = (t: string) => t.split("/").filter(Boolean).at(-1) ?? t;
 
@@ -117,11 +126,27 @@ function wordsOf(text: string): ReadonlySet<string> {
   return words;
 }
 
+/**
+ * The replies share a name, or a concept (config, log, 层) while not both naming files or symbols of their own:
+ * "jest.config.js" and "REDIS_URL" both being config does not make them one thing.
+ */
 function sharesWord(a: string, b: string): boolean {
+  const left = wordsOf(a);
   const right = wordsOf(b);
-  for (const w of wordsOf(a)) if (right.has(w)) return true;
-  return false;
+  const lex = lexicon();
+  conceptNames ??= new Set(lex.concepts.values());
+  let concept = false;
+  for (const w of left) {
+    if (!right.has(w)) continue;
+    if (!conceptNames.has(w)) return true;
+    concept = true;
+  }
+  if (!concept) return false;
+  const own = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].some((w) => IDENTIFIER.test(w) && !y.has(w));
+  return !(own(left, right) && own(right, left));
 }
+
+let conceptNames: ReadonlySet<string> | null = null;
 
 /**
  * Similarity of two classified replies: the best pair of their intents, or near-identical text as a fallback.
