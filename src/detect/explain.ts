@@ -58,7 +58,11 @@ function explainStep(event: RunEvent, members: ReadonlyMap<string, string>): Exp
       for (const [memberId, text] of members) {
         if (memberId === event.entryId) continue;
         // Consecutive members of the run are compared as the run compares them (a renamed object may join).
-        const adjacent = at !== -1 && Math.abs(ids.indexOf(memberId) - at) === 1;
+        const other = ids.indexOf(memberId);
+        const adjacent =
+          at !== -1 && Math.abs(other - at) === 1
+            ? { earlier: ids.slice(0, Math.min(other, at)).map((m) => members.get(m) ?? "") }
+            : null;
         const s = classSimilarity(c, classifyReply(text), event.text, text, adjacent);
         similarity = Math.max(similarity ?? 0, s);
       }

@@ -88,7 +88,10 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
 function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
   if (run.stalled) {
     const joins =
-      isCandidate(reply) && run.texts.some((text, i) => similar(text, reply.text, i === run.texts.length - 1));
+      isCandidate(reply) &&
+      run.texts.some((text, i) =>
+        similar(text, reply.text, i === run.texts.length - 1 ? { earlier: run.texts.slice(0, i) } : null),
+      );
     return {
       ...run,
       promiseEntryIds: joins ? [...run.promiseEntryIds, reply.entryId] : run.promiseEntryIds,
@@ -113,7 +116,7 @@ function isCandidate(reply: RunReply): boolean {
   return fallbackEligible(classifyReply(reply.text));
 }
 
-function similar(a: string, b: string, adjacent = false): boolean {
+function similar(a: string, b: string, adjacent: { earlier: readonly string[] } | null = null): boolean {
   return classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD;
 }
 
@@ -130,7 +133,10 @@ function largestGroup(recent: readonly RunReply[]): RunReply[] {
     for (let j = i + 1; j < candidates.length; j++) {
       const a = candidates[i] as RunReply;
       const b = candidates[j] as RunReply;
-      if (find(a) !== find(b) && similar(a.text, b.text, j === i + 1))
+      if (
+        find(a) !== find(b) &&
+        similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null)
+      )
         group.set(candidates[find(b)] as RunReply, find(a));
     }
   }

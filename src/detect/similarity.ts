@@ -72,10 +72,14 @@ export function intentSimilarity(a: Intent, b: Intent): number {
  * differ: two different files or symbols, or a later reply that opens as a further step ("Then I'll ...", 然后 ...).
  * Renamed means the object points back ("that reference", 这个任务) or the two replies share a content word.
  */
-function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string): number {
+function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string, earlier: readonly string[]): number {
   const affinity = actionAffinity(x.action, y.action);
   if (affinity === 0 || differentThings(x.object, y.object) || FURTHER_STEP.test(normalizeText(textB).trim())) return 0;
-  const renamed = x.anaphoric || y.anaphoric || sharesWord(textA, textB);
+  const renamed =
+    x.anaphoric ||
+    y.anaphoric ||
+    sharesWord(textA, textB) ||
+    earlier.some((text) => sharesWord(text, textA) && sharesWord(text, textB));
   return renamed ? affinity * ADJACENT_SAME_ACTION : 0;
 }
 
@@ -150,14 +154,24 @@ let conceptNames: ReadonlySet<string> | null = null;
 
 /**
  * Similarity of two classified replies: the best pair of their intents, or near-identical text as a fallback.
- * `adjacent`: the two are consecutive promises of one run (see ADJACENT_SAME_ACTION).
+ * `adjacent`: the two are consecutive promises of one run (see ADJACENT_SAME_ACTION), with the window's earlier
+ * promises: when both share a name with one of them, each names part of one object ("README 的安装步骤" / "README" /
+ * "安装步骤").
  */
-export function classSimilarity(a: ReplyClass, b: ReplyClass, textA: string, textB: string, adjacent = false): number {
+export function classSimilarity(
+  a: ReplyClass,
+  b: ReplyClass,
+  textA: string,
+  textB: string,
+  adjacent: { earlier: readonly string[] } | null = null,
+): number {
   let best = 0;
   for (const x of a.intents) {
     for (const y of b.intents) {
       best = Math.max(best, intentSimilarity(x, y));
-      if (adjacent && best < SIMILARITY_THRESHOLD) best = Math.max(best, adjacentSimilarity(x, y, textA, textB));
+      if (adjacent && best < SIMILARITY_THRESHOLD) {
+        best = Math.max(best, adjacentSimilarity(x, y, textA, textB, adjacent.earlier));
+      }
     }
   }
   if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && sameWords(textA, textB)) best = 1;
