@@ -331,6 +331,7 @@ function build(
   };
 }
 
+const SUBJECTS = new Set(["it", "we", "they", "i", "you", "this", "that", "he", "she"]);
 const POINTING = new Set(["that", "this", "these", "those", "it", "them", "same"]);
 
 /** The object holds a demonstrative: "that unresolved reference", "the list for that table", 这个同步任务, 里的这两处. */
@@ -514,8 +515,10 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
 function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex: Lexicon): boolean {
   if (kind === "gerund") {
     const rest = seq.slice(verb.end);
-    // "Fixing the hook so it doesn't rely on X": a purpose after a cut word is not the gerund's own verb.
-    const stop = rest.findIndex((u) => BREAKS.has(u) || lex.enObjectCuts.has(u));
+    // "Fixing the hook so it doesn't rely on X": a clause with its own subject after a cut word has its own verb.
+    const stop = rest.findIndex(
+      (u, i) => BREAKS.has(u) || (lex.enObjectCuts.has(u) && SUBJECTS.has(rest[i + 1] ?? "")),
+    );
     return (
       (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex)
     );

@@ -79,7 +79,7 @@ function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string, 
     x.anaphoric ||
     y.anaphoric ||
     sharesWord(textA, textB) ||
-    earlier.some((text) => sharesWord(text, textA) && sharesWord(text, textB));
+    earlier.some((text) => sharesWord(text, textB) && (sharesWord(text, textA) || !ownNames(textA, [text, textB])));
   return renamed ? affinity * ADJACENT_SAME_ACTION : 0;
 }
 
@@ -151,6 +151,12 @@ function sharesWord(a: string, b: string): boolean {
 }
 
 let conceptNames: ReadonlySet<string> | null = null;
+
+/** The reply names a file or symbol that none of the others name. */
+function ownNames(text: string, others: readonly string[]): boolean {
+  const seen = others.map(wordsOf);
+  return [...wordsOf(text)].some((w) => IDENTIFIER.test(w) && !seen.some((o) => o.has(w)));
+}
 
 /**
  * Similarity of two classified replies: the best pair of their intents, or near-identical text as a fallback.

@@ -35,6 +35,29 @@ describe("consecutive promises of one action with the object renamed", () => {
     ).toBe(true);
   });
 
+  it("given replies that each name part of an earlier promise's object, then they join through it", () => {
+    expect(
+      stalled(
+        "稍等，我改一下 Makefile 的发布目标。",
+        "马上改 Makefile。",
+        "不好意思，我这就把发布目标换成 goreleaser。",
+      ),
+    ).toBe(true);
+    expect(
+      stalled(
+        "Let me update the nginx upstream timeout.",
+        "One sec, updating the proxy settings.",
+        "Updating the upstream timeout now.",
+      ),
+    ).toBe(true);
+  });
+
+  it("given a reply in between that names its own file, then it does not join through an earlier promise", () => {
+    expect(stalled("我看一下连接池的配置。", "我看一下 store.LoadUser 的实现。", "我看一下 gateway 的超时配置。")).toBe(
+      false,
+    );
+  });
+
   it("given two different files, then consecutive promises of one action do not join", () => {
     expect(
       stalled(
@@ -119,5 +142,6 @@ describe("Chinese forms", () => {
   it("given a gerund whose purpose clause has its own verb, then it is still a promise", () => {
     expect(classifyReply("One sec — fixing the cron entry so it doesn't run twice.").kind).toBe("promise");
     expect(classifyReply("Fixing the loader is what broke the build.").kind).not.toBe("promise");
+    expect(classifyReply("Moving a row to the top of an array is O(n) here.").kind).not.toBe("promise");
   });
 });
