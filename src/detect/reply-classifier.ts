@@ -1,6 +1,6 @@
 import { KANA_OR_HANGUL } from "./han.js";
 import { type Clause, findClauses, objectTokens } from "./intent.js";
-import { type Lexicon, lexicon } from "./lexicon.js";
+import { type Action, type Lexicon, lexicon } from "./lexicon.js";
 import { readOtherScript } from "./other-script.js";
 import { normalizeText, splitSentences, units } from "./units.js";
 
@@ -143,6 +143,10 @@ function classify(text: string): ReplyClass {
         lang,
       );
     }
+    const listed = listPromise(sentences, lex);
+    if (listed) {
+      return result("promise", `a list of steps: ${listed.action}(${listed.object.join(", ")})`, lang, [listed]);
+    }
     const command = shell === null || !allShell || codeBlocks > 2 ? null : shownAlone(shell, sentences, all);
     if (command)
       return result("promise", `shows a command instead of running it: ${command.join(" ")}`, lang, [
@@ -190,6 +194,65 @@ function classify(text: string): ReplyClass {
     intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
   const named = intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(", ");
   return result("promise", `announces ${named} via "${clauseText(last.clause)}"`, lang, intents);
+}
+
+/** Items of at most this many units: a list of steps, not an answer laid out as a list. */
+const STEP_ITEM_UNITS = 12;
+
+/**
+ * A list of steps the reply announces with no promise sentence: a header with an action verb ("Things to check:",
+ * 接下来依次检查：) or items that open with one ("Plan:\n1. Check X\n2. Check Y"). The items are the object. Not when
+ * the header tells what was done (了, "I checked") or the list is long prose.
+ */
+function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | null {
+  const first = sentences.findIndex((s) => s.listItem && s.code === null);
+  const items = sentences.filter((s) => s.listItem && s.code === null);
+  if (first < 1 || items.length < 2 || items.some((s) => countUnits(s.seq) > STEP_ITEM_UNITS)) return null;
+  const header = sentences[first - 1] as Sentence;
+  if (header.seq.at(-1) !== ":" || header.seq.some((u) => lex.enPast.has(u) || u === "了")) return null;
+  if (countUnits(header.seq) > HEADER_UNITS || !announcesSteps(header, lex)) return null;
+  if (lex.habitualMarkers.some((m) => containsPhrase(header.text, m))) return null;
+  const rest = sentences.slice(first).filter((s) => !s.listItem && s.code === null);
+  if (proseUnits(rest) > LONG_TAIL_UNITS) return null;
+  const headVerb = firstVerb(header.seq, lex);
+  if (headVerb === null) return null;
+  const itemVerbs = items.map((s) => verbOpening(s.seq, lex));
+  const action = headVerb !== "none" ? headVerb : itemVerbs.every((v) => v !== null) ? itemVerbs[0] : null;
+  if (!action) return null;
+  const object = [
+    ...new Set(items.flatMap((s, i) => objectTokens(s.seq.slice(itemVerbs[i] ? verbEnd(s.seq, lex) : 0)))),
+  ];
+  return { action, object, verb: "(a list of steps)", lead: "(list header)" };
+}
+
+const HEADER_UNITS = 12;
+const STEP_WORDS =
+  /\b(?:plan|next|todo|to-do|to check|to try|to do|to verify|to look at)\b|接下来|下一步|计划|打算|准备|依次|待办|待查/u;
+
+/** A header that announces the reply's own next steps: a lead ("I'll", 我准备), a plan word, or "things to check". */
+function announcesSteps(header: Sentence, lex: Lexicon): boolean {
+  if (STEP_WORDS.test(header.text)) return true;
+  for (let i = 0; i < header.seq.length; i++) if (lex.leads.match(header.seq, i, lex.fillerUnits)) return true;
+  return false;
+}
+
+/** The header's action verb; "none" for a header with no verb; null when it has a verb that delivers (summarize). */
+function firstVerb(seq: readonly string[], lex: Lexicon): Action | "none" | null {
+  for (let i = 0; i < seq.length; i++) {
+    const verb = lex.verbs.match(seq, i, lex.fillerUnits);
+    if (verb) return verb.phrase.action;
+  }
+  return "none";
+}
+
+const itemStart = (seq: readonly string[]) => (/^\d+$/.test(seq[0] ?? "") ? 1 : 0);
+
+function verbOpening(seq: readonly string[], lex: Lexicon): Action | null {
+  return lex.verbs.match(seq, itemStart(seq), lex.fillerUnits)?.phrase.action ?? null;
+}
+
+function verbEnd(seq: readonly string[], lex: Lexicon): number {
+  return lex.verbs.match(seq, itemStart(seq), lex.fillerUnits)?.end ?? 0;
 }
 
 /** "Let me check two things:" followed by short list items: the items are what it will check. */

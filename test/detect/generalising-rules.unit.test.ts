@@ -145,3 +145,19 @@ describe("Chinese forms", () => {
     expect(classifyReply("Moving a row to the top of an array is O(n) here.").kind).not.toBe("promise");
   });
 });
+
+describe("a list of steps the reply announces", () => {
+  it("given a header that announces steps and short items, then the items are the promise's object", () => {
+    const c = classifyReply("Items to verify:\n- the cron spec\n- the worker's TZ variable\n- the last run time");
+    expect(c.kind).toBe("promise");
+    expect(c.intents[0]?.object).toEqual(expect.arrayContaining(["cron", "tz"]));
+    expect(classifyReply("Plan:\n1. Inspect the cron spec\n2. Inspect the worker TZ").kind).toBe("promise");
+    expect(classifyReply("我打算依次核对：\n- cron 表达式\n- worker 的时区").kind).toBe("promise");
+  });
+
+  it("given a summary, a past-tense header or a header without a plan, then a list is not a promise", () => {
+    expect(classifyReply("Changes:\n- Add the TZ variable\n- Fix the cron spec").kind).not.toBe("promise");
+    expect(classifyReply("Here is what I fixed:\n- the cron spec\n- the TZ variable").kind).not.toBe("promise");
+    expect(classifyReply("今日任务：\n- 检查 cron\n- 更新时区").kind).not.toBe("promise");
+  });
+});
