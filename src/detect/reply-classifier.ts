@@ -217,7 +217,9 @@ function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | nul
   const headVerb = firstVerb(header.seq, lex);
   if (headVerb === null) return null;
   const itemVerbs = items.map((s) => verbOpening(s.seq, lex));
-  const action = headVerb !== "none" ? headVerb : itemVerbs.every((v) => v !== null) ? itemVerbs[0] : null;
+  // "I'll work through these:", 我打算：: a lead with no verb the lexicons know takes the items unspecifically.
+  const unspecific = hasLead(header, lex) ? "continue" : null;
+  const action = headVerb !== "none" ? headVerb : itemVerbs.every((v) => v !== null) ? itemVerbs[0] : unspecific;
   if (!action) return null;
   const object = [
     ...new Set(items.flatMap((s, i) => objectTokens(s.seq.slice(itemVerbs[i] ? verbEnd(s.seq, lex) : 0)))),
@@ -231,7 +233,10 @@ const STEP_WORDS =
 
 /** A header that announces the reply's own next steps: a lead ("I'll", 我准备), a plan word, or "things to check". */
 function announcesSteps(header: Sentence, lex: Lexicon): boolean {
-  if (STEP_WORDS.test(header.text)) return true;
+  return STEP_WORDS.test(header.text) || hasLead(header, lex);
+}
+
+function hasLead(header: Sentence, lex: Lexicon): boolean {
   for (let i = 0; i < header.seq.length; i++) if (lex.leads.match(header.seq, i, lex.fillerUnits)) return true;
   return false;
 }
