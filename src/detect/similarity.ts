@@ -26,6 +26,8 @@ function actionAffinity(a: string, b: string): number {
   if ((a === "fix" && b === "edit") || (a === "edit" && b === "fix")) return 1;
   // "look up which version" and "check which version" ask the same question.
   if ((a === "inspect" && b === "search") || (a === "search" && b === "inspect")) return 0.8;
+  // "apply ruff's autofix" / "run the autofix", 升级依赖 / go get -u: running a tool and changing code meet on one object.
+  if ((a === "run" && (b === "edit" || b === "fix")) || (b === "run" && (a === "edit" || a === "fix"))) return 0.5;
   if (a === "continue" || b === "continue" || a === "act" || b === "act") return 0.9;
   return 0;
 }

@@ -161,3 +161,21 @@ describe("a list of steps the reply announces", () => {
     expect(classifyReply("今日任务：\n- 检查 cron\n- 更新时区").kind).not.toBe("promise");
   });
 });
+
+describe("running a tool and changing code on one object", () => {
+  it("given run and fix promises about the same named thing, then they are one promise", () => {
+    expect(
+      stalled(
+        "BUILD_WARNINGS: 12. I'll apply the clippy suggestions.",
+        "Running the clippy suggestions fix now.",
+        "Let me fix the clippy suggestions.",
+      ),
+    ).toBe(true);
+  });
+
+  it("given run and edit promises about different things, then they stay apart", () => {
+    expect(stalled("I'll edit the Makefile.", "Let me run the smoke tests.", "I'll edit the Makefile target.")).toBe(
+      false,
+    );
+  });
+});
