@@ -112,7 +112,11 @@ export function differentThings(a: readonly string[], b: readonly string[]): boo
 const isFile = (t: string) => /\/|\.[a-z0-9]{1,5}$/.test(t);
 const isSymbol = (t: string) => IDENTIFIER.test(t) && !isFile(t);
 
-const fileName = (t: string) => t.split("/").filter(Boolean).at(-1) ?? t;
+/** A path's file name; a dotted symbol's last part (reports.build_pdf is build_pdf). */
+const fileName = (t: string) => {
+  const last = t.split("/").filter(Boolean).at(-1) ?? t;
+  return isFile(last) ? last : (last.split(/\.|::/).at(-1) ?? last);
+};
 
 const WORDS_LIMIT = 4096;
 const replyWords = new Map<string, ReadonlySet<string>>();

@@ -68,6 +68,8 @@ describe("consecutive promises of one action with the object renamed", () => {
     ).toBe(false);
     expect(differentThings(["fetcher.py"], ["parser.py"])).toBe(true);
     expect(differentThings(["src/fetcher.py"], ["fetcher.py", "retry"])).toBe(false);
+    expect(differentThings(["jobs.send_mail"], ["send_mail"])).toBe(false);
+    expect(differentThings(["jobs.send_mail"], ["jobs.send_sms"])).toBe(true);
   });
 
   it("given replies that open as further steps, then they are a plan, not a loop", () => {
