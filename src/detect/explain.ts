@@ -53,9 +53,17 @@ function explainStep(event: RunEvent, members: ReadonlyMap<string, string>): Exp
       if (event.toolCalls > 0) return { ...base, ...id, label: "tool call", reason: "resets the run" };
       const c = classifyReply(event.text);
       let similarity: number | null = null;
+      const ids = [...members.keys()];
+      const at = ids.indexOf(event.entryId);
       for (const [memberId, text] of members) {
         if (memberId === event.entryId) continue;
-        const s = classSimilarity(c, classifyReply(text), event.text, text);
+        // Consecutive members of the run are compared as the run compares them (a renamed object may join).
+        const other = ids.indexOf(memberId);
+        const adjacent =
+          at !== -1 && Math.abs(other - at) === 1
+            ? { earlier: ids.slice(0, Math.min(other, at)).map((m) => members.get(m) ?? "") }
+            : null;
+        const s = classSimilarity(c, classifyReply(text), event.text, text, adjacent);
         similarity = Math.max(similarity ?? 0, s);
       }
       return {

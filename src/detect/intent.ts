@@ -14,6 +14,8 @@ export interface Clause {
   past: boolean;
   /** A state report that opens like progress: "Testing is handled by Vitest", 正在运行，PID 是 4312. */
   status: boolean;
+  /** The object points back ("fix that reference", 改这个): it is the one named before. */
+  anaphoric: boolean;
   start: number;
   end: number;
 }
@@ -56,10 +58,26 @@ export function findClauses(seq: readonly string[]): Clause[] {
 function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex: Lexicon): Clause | null {
   const lead =
     lex.leads.match(seq, at, lex.fillerUnits) ??
-    (clauseStart ? lex.sentenceLeads.match(seq, at, lex.fillerUnits) : null);
+    (clauseStart ? lex.sentenceLeads.match(seq, at, lex.fillerUnits) : null) ??
+    (clauseStart && seq.at(-1) === ":" ? lex.colonSentenceLeads.match(seq, at, lex.fillerUnits) : null);
   if (lead) {
-    const verb = verbAfter(seq, lead.end, lex) ?? hanPhraseVerb(seq, lead.end, lex);
+    const verb =
+      verbAfter(seq, lead.end, lex) ??
+      hanPhraseVerb(seq, lead.end, lex) ??
+      (STRONG_LEADS.has(lead.phrase.text) && seq.at(-1) !== ":"
+        ? unknownVerb(seq, lead.end, lex, lead.phrase.text)
+        : null);
     if (verb) return build(seq, at, lead.phrase.text, verb, lex, "lead");
+  }
+  // "开始第一步：读 X" / "Next step: read X": the verb after the colon takes the sentence's lead.
+  if (clauseStart && seq[at - 1] === ":") {
+    const opening = skipAcknowledgements(seq, 0, lex);
+    const head =
+      lex.leads.match(seq, opening, lex.fillerUnits) ?? lex.sentenceLeads.match(seq, opening, lex.fillerUnits);
+    const verb = head && head.end < at ? lex.verbs.match(seq, at, lex.fillerUnits) : null;
+    if (head && verb && verb.phrase.action !== null) {
+      return build(seq, at, head.phrase.text, { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
+    }
   }
   const progressive = lex.progressiveLeads.match(seq, at, lex.fillerUnits);
   if (progressive && (clauseStart || progressiveInside(seq, at, progressive.phrase.text))) {
@@ -69,7 +87,7 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   if (clauseStart) {
-    const verb = lex.verbs.match(seq, at, lex.fillerUnits);
+    const verb = lex.verbs.match(seq, at, lex.fillerUnits) ?? unknownGerund(seq, at, lex);
     if (verb && /ing$/.test(seq[at] ?? "") && verb.phrase.action !== null) {
       return build(seq, at, "", { ...verb, at, gerund: true, phraseObject: [] }, lex, "gerund");
     }
@@ -81,15 +99,100 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
   if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
+    // An English verb after a bare 我 needs the mark right after it: 我 rerun 一下 pipeline.
+    const latinMarked = verb !== null && /^(?:一下|下|一遍|一次)/.test(hanString(seq, verb.end, verb.end + 2));
     if (
       verb &&
-      isHan(verb.phrase.units[0]) &&
+      (isHan(verb.phrase.units[0]) || latinMarked) &&
       (volitional(seq, subject.end, verb, lex) || pastTense(seq, at, verb, lex))
     ) {
       return build(seq, at, subject.phrase.text, verb, lex, "subject");
     }
   }
   return null;
+}
+
+/** Leads that announce an own next action whatever verb follows. */
+const STRONG_LEADS = new Set([
+  "let me",
+  "i'll",
+  "i will",
+  "i'm going to",
+  "i am going to",
+  "i'm about to",
+  "i'll go ahead and",
+  "i'm going to go ahead and",
+  "i'm just going to",
+  "我来",
+  "我会",
+  "让我",
+  "我这就",
+  "我马上",
+  "我先",
+  "我要",
+  "我准备",
+  "我打算",
+  "接下来我",
+  "going to",
+]);
+/** Verbs after a strong lead that do not act on the work: "I'll be brief", "let me know", "I'll keep it short". */
+const NOT_ACTING = new Set(
+  "be have keep leave wait need know say note mention remember stop admit answer respond reply assume guess give take let get put make do try see hope say tell ask also just now then not never still first".split(
+    " ",
+  ),
+);
+const DETERMINERS = new Set([
+  "the",
+  "a",
+  "an",
+  "my",
+  "our",
+  "its",
+  "their",
+  "this",
+  "that",
+  "these",
+  "those",
+  "it",
+  "them",
+  "all",
+]);
+
+const unknownPhrase = (text: string, unitsOf: readonly string[]): VerbPhrase => ({
+  text,
+  units: unitsOf,
+  action: "act",
+  implied: null,
+});
+
+/** Chinese leads strong enough for an unknown verb (我会 also makes habits and predictions: 我会注意). */
+const HAN_STRONG_LEADS = new Set(["我来", "让我", "我这就", "我先"]);
+const HAN_NOT_ACTING = /^(?:可以|能够|应该|按照|根据|注意|会|需要|还是|已经|一直|也|都)/u;
+
+/**
+ * A verb the lexicons do not know, right after a strong lead: an English word, or the first Chinese word. Not before
+ * a colon: "Let me expand the cache part:" introduces what the reply delivers.
+ */
+function unknownVerb(seq: readonly string[], from: number, lex: Lexicon, lead: string): VerbMatch | null {
+  let i = from;
+  while (i < seq.length && lex.fillers.match(seq, i, lex.fillerUnits)) i++;
+  const word = seq[i] ?? "";
+  if (/^[a-z][a-z-]{2,}$/.test(word)) {
+    if (NOT_ACTING.has(word) || lex.enStopWords.has(word) || lex.pronouns.has(word) || /ed$/.test(word)) return null;
+    return { phrase: unknownPhrase(word, [word]), end: i + 1, at: i, gerund: false, phraseObject: [] };
+  }
+  if (!isHan(word) || !HAN_STRONG_LEADS.has(lead)) return null;
+  const head = hanWords(hanString(seq, i, i + 8))[0] ?? "";
+  const size = [...head].length;
+  if (size < 2 || lex.zhStopWords.has(head) || lex.concepts.has(head) || HAN_NOT_ACTING.test(head)) return null;
+  return { phrase: unknownPhrase(head, [...head]), end: i + size, at: i, gerund: false, phraseObject: [] };
+}
+
+/** "Regenerating the client ...": a sentence that opens with an -ing word the lexicons do not know and its object. */
+function unknownGerund(seq: readonly string[], at: number, lex: Lexicon): { phrase: VerbPhrase; end: number } | null {
+  const word = seq[at] ?? "";
+  if (!/^[a-z]{3,}ing$/.test(word) || !DETERMINERS.has(seq[at + 1] ?? "") || lex.concepts.has(word)) return null;
+  return { phrase: unknownPhrase(word, [word]), end: at + 1 };
 }
 
 const LATIN_ADVERB_LEADS = new Set(["still", "now", "currently", "just", "right now"]);
@@ -139,17 +242,25 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
   }
   const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "");
+  let fallback: VerbMatch | null = null;
   for (let i = start + 1; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
-    if (BREAKS.has(seq[i] ?? "")) return null;
+    if (BREAKS.has(seq[i] ?? "")) return fallback;
     if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
     if (preposition && i === start + 1) continue;
     const verb = verbAfter(seq, i, lex);
+    // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
+    if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;
     if (verb && verb.phrase.action !== null) {
-      return { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
+      const found = { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
+      // A verb that is also a noun (配置, 测试) may be part of the object: 我把数据库配置挪到 .env.
+      if (!isConcept(verb.phrase.text, lex)) return found;
+      fallback ??= found;
     }
   }
-  return null;
+  return fallback;
 }
+
+const isConcept = (text: string, lex: Lexicon) => isHan(text[0]) && lex.concepts.has(text);
 
 /** A bare 我 + verb is a promise only with a volitional mark: 我看看, 我查下, 我检查一下, 我把…改成 (not 我看这是…). */
 function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch, lex: Lexicon): boolean {
@@ -157,9 +268,22 @@ function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch,
   const verbUnits = verb.phrase.units;
   if (verbUnits.length >= 2 && verbUnits[0] === verbUnits[1]) return true;
   if (/一下|下$|一看|一眼/.test(verb.phrase.text)) return true;
+  // 我查看 X 的状态: a verb of two characters or more with its object, not a clause about a time or a finding.
+  const whole = seq.slice(verb.end).filter(isHan).join("");
+  if (
+    verbUnits.length >= 2 &&
+    verb.phrase.action !== null &&
+    verb.end < seq.length &&
+    !/时|发现|觉得|认为|是|的话|过|了/.test(whole)
+  ) {
+    return true;
+  }
   if (seq.at(-1) === ":") return true;
   const after = hanString(seq, verb.end, verb.end + 3);
-  return lex.zhVolitional.some((v) => after.startsWith(v));
+  if (lex.zhVolitional.some((v) => after.startsWith(v))) return true;
+  // Later in the clause: 我跑几遍 X 复现一下; or a tag that asks for agreement: 那我改 X，可以吧？
+  const rest = seq.slice(verb.end).filter(isHan).join("");
+  return /一下|看看|试试|[几两三]遍|[几两三]次/.test(rest) || lex.zhTagQuestions.some((t) => rest.endsWith(t));
 }
 
 /** A verb coordinated with the previous clause ("open X and swap Y", 我先改 X 再跑测试) takes its lead. */
@@ -190,7 +314,8 @@ function build(
   kind: "lead" | "progressive" | "gerund" | "subject",
 ): Clause {
   const objectEnd = objectEndAt(seq, verb.end, lex);
-  const object = objectTokens([...verb.phraseObject, ...seq.slice(verb.end, objectEnd)], lex);
+  const span = [...verb.phraseObject, ...seq.slice(verb.end, objectEnd)];
+  const object = objectTokens(span, lex);
   if (verb.phrase.implied) object.push(verb.phrase.implied);
   return {
     lead: lead || "(opens with the verb)",
@@ -200,9 +325,18 @@ function build(
     conditional: conditionalBefore(seq.slice(0, start), lex) || conditionalAfter(seq, verb.end, objectEnd, lex),
     past: pastTense(seq, start, verb, lex),
     status: statusReport(seq, verb, kind, lex),
+    anaphoric: pointsBack(span),
     start,
     end: verb.end,
   };
+}
+
+const SUBJECTS = new Set(["it", "we", "they", "i", "you", "this", "that", "he", "she"]);
+const POINTING = new Set(["that", "this", "these", "those", "it", "them", "same"]);
+
+/** The object holds a demonstrative: "that unresolved reference", "the list for that table", 这个同步任务, 里的这两处. */
+function pointsBack(span: readonly string[]): boolean {
+  return span.some((u) => POINTING.has(u) || u === "这" || u === "那" || u === "它" || u === "该");
 }
 
 function skipAcknowledgements(seq: readonly string[], from: number, lex: Lexicon): number {
@@ -224,7 +358,8 @@ function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number
     const unit = seq[i] ?? "";
     if (unit === ":" || unit === "—" || unit === "–") return i;
     if (unit === "," && (isHan(seq[i - 1]) || isHan(seq[i + 1]))) return i;
-    if (i > from && lex.enObjectCuts.has(unit)) return i;
+    // "to" + a verb is a purpose ("to see whether"); "add X to the constructor" keeps its destination.
+    if (i > from && lex.enObjectCuts.has(unit) && (unit !== "to" || purpose(seq, i + 1, lex))) return i;
     if (i > from && CHAIN.has(unit) && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "," && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "然" && seq[i + 1] === "后") return i;
@@ -233,15 +368,13 @@ function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number
   return seq.length;
 }
 
+const purpose = (seq: readonly string[], at: number, lex: Lexicon) =>
+  lex.enPurposeVerbs.has(seq[at] ?? "") || lex.verbs.match(seq, at, lex.fillerUnits) !== null;
+
 /** A Han verb of two or more characters starting here: the object before it ends ("重跑基准测试确认时间"). */
 function hanVerbAt(seq: readonly string[], at: number, lex: Lexicon): boolean {
   const verb = lex.verbs.match(seq, at, lex.fillerUnits);
-  return (
-    verb !== null &&
-    verb.phrase.action !== null &&
-    verb.end - at >= 2 &&
-    !lex.hanConcepts.some(([s]) => s === verb.phrase.text)
-  );
+  return verb !== null && verb.phrase.action !== null && verb.end - at >= 2 && !isConcept(verb.phrase.text, lex);
 }
 
 /** Concepts, lemmas and identifiers of an object span, stop words and pronouns dropped. */
@@ -304,7 +437,7 @@ const FILE_EXTENSIONS = new Set(
 );
 
 function addLatin(word: string, out: string[], lex: Lexicon): void {
-  if (lex.enStopWords.has(word) || lex.pronouns.has(word)) return;
+  if (lex.enStopWords.has(word) || lex.pronouns.has(word) || /^\d+$/.test(word)) return;
   if (ERROR_CODE.test(word)) {
     out.push("error");
     return;
@@ -312,9 +445,14 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
   if (IDENTIFIER.test(word)) {
     const file = word.split("/").at(-1) ?? word;
     out.push(file);
-    for (const part of file.split(/[.@-]/)) {
-      if (EXTENSION_CONCEPTS[part]) out.push(EXTENSION_CONCEPTS[part] as string);
+    // A folder (src/styles) is the same noun as the word (styles folder).
+    if (/^[a-z]+$/.test(file)) out.push(lex.concepts.get(lemmatize(file, lex)) ?? lemmatize(file, lex));
+    const known = lex.concepts.get(file);
+    if (known) out.push(known);
+    for (const part of file.split(/[.@_-]/)) {
+      if (Object.hasOwn(EXTENSION_CONCEPTS, part)) out.push(EXTENSION_CONCEPTS[part] as string);
       if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
+      if (lex.enStopWords.has(part)) continue;
       out.push(lex.concepts.get(part) ?? part);
     }
     if (/^\d+s$/.test(word)) out.push(word.slice(0, -1));
@@ -325,7 +463,9 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
     out.push(concept);
     return;
   }
-  const lemma = lemmatize(word, lex);
+  // A participle of an action verb describes the object, it is not one: "created", "applied".
+  if (lex.enPast.has(word)) return;
+  const lemma = lemmatize(word.replace(/'s?$/, ""), lex);
   out.push(lex.concepts.get(lemma) ?? lemma);
 }
 
@@ -375,7 +515,10 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
 function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex: Lexicon): boolean {
   if (kind === "gerund") {
     const rest = seq.slice(verb.end);
-    const stop = rest.findIndex((u) => BREAKS.has(u));
+    // "Fixing the hook so it doesn't rely on X": a clause with its own subject after a cut word has its own verb.
+    const stop = rest.findIndex(
+      (u, i) => BREAKS.has(u) || (lex.enObjectCuts.has(u) && SUBJECTS.has(rest[i + 1] ?? "")),
+    );
     return (
       (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex)
     );
@@ -384,7 +527,8 @@ function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex
   if (seq[verb.end] === "的" || seq[verb.end] === "中") return true;
   if (seq[verb.end] !== ",") return false;
   const rest = seq.slice(verb.end + 1).join("");
-  return !/稍等|稍候|请等|马上|很快/.test(rest);
+  // 正在改，把依赖那一层提前: the comma goes on with the action's own object, not a fact.
+  return !/稍等|稍候|请等|马上|很快/.test(rest) && !/^(?:把|将)/.test(rest);
 }
 
 /** "Looking at the output, the error is in X": a participle opening a statement. */

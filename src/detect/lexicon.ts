@@ -2,8 +2,11 @@ import en from "./lexicons/en.json" with { type: "json" };
 import zh from "./lexicons/zh.json" with { type: "json" };
 import { units } from "./units.js";
 
-/** What a promise is about doing. `continue` is unspecific ("I'll proceed with the migration"). */
-export type Action = "inspect" | "run" | "search" | "fix" | "edit" | "install" | "continue";
+/**
+ * What a promise is about doing. `continue` is unspecific ("I'll proceed with the migration"); `act` is a verb the
+ * lexicons do not know, after an unmistakable lead ("I'll regenerate the client", 我来新增 handler).
+ */
+export type Action = "inspect" | "run" | "search" | "fix" | "edit" | "install" | "continue" | "act";
 export const ACTIONS: readonly Action[] = ["inspect", "run", "search", "fix", "edit", "install", "continue"];
 
 /** A lexicon phrase as a unit sequence ("look at" -> [look, at]; "检查" -> [检, 查]); "~" stands for filler words. */
@@ -85,7 +88,13 @@ function verbPhrases(
   const add = (text: string, action: Action | null) => {
     const [head = "", ...rest] = phraseUnits(text);
     const heads = inflect && /^[a-z]/.test(head) ? inflections(head).present : [head];
-    for (const h of heads) out.push({ text, units: [h, ...rest], action, implied: implied[text] ?? null });
+    for (const h of heads)
+      out.push({
+        text,
+        units: [h, ...rest],
+        action,
+        implied: Object.hasOwn(implied, text) ? (implied[text] ?? null) : null,
+      });
   };
   for (const action of ACTIONS) for (const text of table[action] ?? []) add(text, action);
   for (const text of deliverables) add(text, null);
@@ -113,6 +122,8 @@ function conceptMap(concepts: Record<string, readonly string[]>): Map<string, st
 export interface Lexicon {
   leads: PhraseIndex<Phrase>;
   sentenceLeads: PhraseIndex<Phrase>;
+  /** Sentence openers that lead only a sentence ending in a colon: 先看这两点：(not 先运行 X，再运行 Y, an instruction). */
+  colonSentenceLeads: PhraseIndex<Phrase>;
   progressiveLeads: PhraseIndex<Phrase>;
   verbs: PhraseIndex<VerbPhrase>;
   fillers: PhraseIndex<Phrase>;
@@ -124,8 +135,13 @@ export interface Lexicon {
   enPastBefore: ReadonlySet<string>;
   enFiniteVerbs: ReadonlySet<string>;
   enObjectCuts: ReadonlySet<string>;
+  /** Verbs outside the action lexicon that make "to" a purpose: "to pick the right spot". */
+  enPurposeVerbs: ReadonlySet<string>;
+  /** "From now on I will:", 以后我会： a list of habits, not next steps. */
+  habitualMarkers: readonly string[];
   handBacks: readonly string[];
   tagQuestions: readonly string[];
+  zhTagQuestions: readonly string[];
   refusals: readonly string[];
   acknowledgements: PhraseIndex<Phrase>;
   enStopWords: ReadonlySet<string>;
@@ -162,6 +178,7 @@ function compile(): Lexicon {
   return {
     leads: new PhraseIndex([...en.leads, ...zh.leads].map(phrase)),
     sentenceLeads: new PhraseIndex([...en.sentenceLeads, ...zh.sentenceLeads].map(phrase)),
+    colonSentenceLeads: new PhraseIndex(zh.colonSentenceLeads.map(phrase)),
     zhSubjectOpeners: new Set(zh.subjectOpeners),
     progressiveLeads: new PhraseIndex([...en.progressiveLeads, ...zh.progressiveLeads].map(phrase)),
     verbs: new PhraseIndex([
@@ -176,8 +193,11 @@ function compile(): Lexicon {
     enPastBefore: new Set(en.pastBefore),
     enFiniteVerbs: new Set(en.finiteVerbs),
     enObjectCuts: new Set(en.objectCuts),
+    enPurposeVerbs: new Set(en.purposeVerbs),
+    habitualMarkers: [...en.habitualMarkers, ...zh.habitualMarkers],
     handBacks: [...en.handBacks, ...zh.handBacks],
     tagQuestions: [...en.tagQuestions, ...zh.tagQuestions],
+    zhTagQuestions: zh.tagQuestions.filter((t) => /\p{Script=Han}/u.test(t)),
     refusals: [...en.refusals, ...zh.refusals],
     acknowledgements: new PhraseIndex([...en.acknowledgements, ...zh.acknowledgements].map(phrase)),
     enStopWords: new Set(en.stopWords),
@@ -200,7 +220,7 @@ function compile(): Lexicon {
 }
 
 function merge(a: Record<string, string[]>, b: Record<string, string[]>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [k, v] of [...Object.entries(a), ...Object.entries(b)]) out[k] = [...(out[k] ?? []), ...v];
-  return out;
+  const out = new Map<string, string[]>();
+  for (const [k, v] of [...Object.entries(a), ...Object.entries(b)]) out.set(k, [...(out.get(k) ?? []), ...v]);
+  return Object.fromEntries(out);
 }

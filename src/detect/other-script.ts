@@ -26,6 +26,8 @@ export interface OtherScriptReading {
 const HANGUL = /\p{Script=Hangul}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const CODE_BLOCK = /(```|~~~)[\s\S]*?(?:\1|$)/g;
+/** What may join a verb stem to its ending: コンパイルし(てみます), 확인해 (볼게요), 확인하(겠습니다). */
+const VERB_LINKS = ["", "し", "해", "하"];
 
 /** Null when the reply is neither Japanese nor Korean, or no sentence ends in a known way. */
 export function readOtherScript(raw: string): OtherScriptReading | null {
@@ -39,7 +41,9 @@ export function readOtherScript(raw: string): OtherScriptReading | null {
       s
         .trim()
         .replace(/[:：]$/, "")
-        .trim(),
+        .trim()
+        // Sentence-final particles after the ending: 修正しますね, 確認しますよ.
+        .replace(/(?:よね|ね|よ)$/u, ""),
     )
     .filter((s) => s.length > 0);
   const last = sentences.at(-1) ?? "";
@@ -69,9 +73,12 @@ function promiseIn(sentence: string, lex: EndingLexicon): OtherScriptReading | n
   if (!ending) return null;
   const before = sentence.slice(0, -ending.length).trimEnd();
   for (const action of ACTIONS) {
-    const verb = (lex.verbs[action] ?? []).find((v) => before.endsWith(v) || before.endsWith(`${v}し`));
+    const verb = (lex.verbs[action] ?? []).find((v) => VERB_LINKS.some((link) => before.endsWith(`${v}${link}`)));
     if (!verb) continue;
-    const object = objectsOf(before.slice(0, before.lastIndexOf(verb)), lex);
+    // A verb that names a thing (コンパイル, 테스트) is also its object.
+    const object = [
+      ...new Set([...objectsOf(before.slice(0, before.lastIndexOf(verb)), lex), ...objectsOf(verb, lex)]),
+    ];
     const reason = `announces ${action}(${object.join(", ") || "-"}) via "${verb}…${ending}"`;
     return { kind: "promise", reason, intents: [{ action, object, verb, lead: ending }] };
   }

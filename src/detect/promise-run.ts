@@ -87,7 +87,11 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
 
 function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
   if (run.stalled) {
-    const joins = isCandidate(reply) && run.texts.some((text) => similar(text, reply.text));
+    const joins =
+      isCandidate(reply) &&
+      run.texts.some((text, i) =>
+        similar(text, reply.text, i === run.texts.length - 1 ? { earlier: run.texts.slice(0, i) } : null),
+      );
     return {
       ...run,
       promiseEntryIds: joins ? [...run.promiseEntryIds, reply.entryId] : run.promiseEntryIds,
@@ -112,8 +116,8 @@ function isCandidate(reply: RunReply): boolean {
   return fallbackEligible(classifyReply(reply.text));
 }
 
-function similar(a: string, b: string): boolean {
-  return classSimilarity(classifyReply(a), classifyReply(b), a, b) >= SIMILARITY_THRESHOLD;
+function similar(a: string, b: string, adjacent: { earlier: readonly string[] } | null = null): boolean {
+  return classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD;
 }
 
 /** Connected groups of candidates under "similar" (a paraphrase may drift from the first wording); the largest, latest. */
@@ -129,7 +133,11 @@ function largestGroup(recent: readonly RunReply[]): RunReply[] {
     for (let j = i + 1; j < candidates.length; j++) {
       const a = candidates[i] as RunReply;
       const b = candidates[j] as RunReply;
-      if (find(a) !== find(b) && similar(a.text, b.text)) group.set(candidates[find(b)] as RunReply, find(a));
+      if (
+        find(a) !== find(b) &&
+        similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null)
+      )
+        group.set(candidates[find(b)] as RunReply, find(a));
     }
   }
   const members = new Map<number, RunReply[]>();

@@ -1,6 +1,6 @@
 import { KANA_OR_HANGUL } from "./han.js";
 import { type Clause, findClauses, objectTokens } from "./intent.js";
-import { type Lexicon, lexicon } from "./lexicon.js";
+import { type Action, type Lexicon, lexicon } from "./lexicon.js";
 import { readOtherScript } from "./other-script.js";
 import { normalizeText, splitSentences, units } from "./units.js";
 
@@ -25,6 +25,8 @@ export interface Intent {
   object: string[];
   verb: string;
   lead: string;
+  /** The object points back to one named before ("fix that reference"). */
+  anaphoric?: boolean;
 }
 
 export interface ReplyClass {
@@ -67,6 +69,9 @@ const CODE_BLOCK = /(```|~~~)[^\n]*\n?[\s\S]*?(?:\1|$)/g;
 const BLOCKQUOTE = /^[ \t]*>.*$/gm;
 /** Quoted text (with a space or a Han character inside) and inline code with prose in it: not the reply's own words. */
 const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』|`[^`\n]*(?:\p{Script=Han}|\/\/|#\s)[^`\n]*`/gu;
+/** Words reported after "the TODO reads:", 标题是：… to the end of the line: someone else's words. */
+const REPORTED =
+  /(?:\b(?:says|said|reads|wrote|writes|titled|message is|comment is)|写的是|写着|内容是|标题是|原话是)\s*:[^\n]*/g;
 const LIST_ITEM = /^\s*(?:[-*+•]\s|\d+[.)]\s|\d+、|[一二三四五六七八九十]+、)\s*/;
 /** A code block stands in the prose as one line of its own with this mark, so its place among the sentences stays. */
 const CODE_MARK = "\u0001code";
@@ -88,13 +93,19 @@ function classify(text: string): ReplyClass {
   const blocker = blockerCode(raw, lex);
   const normalized = normalizeText(raw);
   const codes: string[] = [];
+  let shell: string | null = null;
+  let allShell = true;
   const prose = normalized
     .replace(CODE_BLOCK, (block) => {
-      codes.push(block.replace(/^(```|~~~)[^\n]*|(```|~~~)$/g, ""));
+      const body = block.replace(/^(```|~~~)[^\n]*|(```|~~~)$/g, "");
+      if (!isShell(block)) allShell = false;
+      else shell ??= body;
+      codes.push(body);
       return `\n${CODE_MARK}${codes.length - 1}\n`;
     })
     .replace(BLOCKQUOTE, "")
-    .replace(QUOTED, " ");
+    .replace(QUOTED, " ")
+    .replace(REPORTED, " ");
   const codeBlocks = codes.length;
   const lang = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);
   if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, lang);
@@ -111,6 +122,7 @@ function classify(text: string): ReplyClass {
     const seq = units(s);
     return { seq, clauses: findClauses(seq), text: s, listItem: LIST_ITEM.test(s) || TABLE_LINE.test(s), code: null };
   });
+  leadListItems(sentences, lex);
   const handBack = handBackOf(sentences, lex);
   if (handBack) return result("question", handBack, lang);
 
@@ -131,6 +143,15 @@ function classify(text: string): ReplyClass {
         lang,
       );
     }
+    const listed = listPromise(sentences, lex);
+    if (listed) {
+      return result("promise", `a list of steps: ${listed.action}(${listed.object.join(", ")})`, lang, [listed]);
+    }
+    const command = shell === null || !allShell || codeBlocks > 2 ? null : shownAlone(shell, sentences, all);
+    if (command)
+      return result("promise", `shows a command instead of running it: ${command.join(" ")}`, lang, [
+        { action: "run", object: command, verb: "(command shown in a code block)", lead: "(code block)" },
+      ]);
     if (codeBlocks > 0 || sentences.some((s) => s.listItem)) {
       return result("deliverable", "a code block, list or table", lang);
     }
@@ -144,8 +165,10 @@ function classify(text: string): ReplyClass {
   }
   const first = promises[0] as { sentence: number; clause: Clause };
   const last = promises.at(-1) as { sentence: number; clause: Clause };
+  // Prose that promises nothing, before the last promise: an opening promise does not excuse the answer after it.
+  const promising = new Set(promises.map((p) => p.sentence));
   const before =
-    proseUnits(sentences.slice(0, first.sentence)) +
+    proseUnits(sentences.slice(0, last.sentence).filter((_, i) => !promising.has(i))) +
     countUnits(sentences[first.sentence]?.seq.slice(0, first.clause.start) ?? []);
   if (before >= LONG_LEAD_UNITS) return result("deliverable", `answers first (${before} units), then announces`, lang);
   const after = tailUnits(sentences, last);
@@ -153,15 +176,88 @@ function classify(text: string): ReplyClass {
   const intents: Intent[] = promises.map(({ clause, sentence }) => ({
     action: clause.action as string,
     object:
-      clause === last.clause ? [...new Set([...clause.object, ...listedObjects(sentences, sentence)])] : clause.object,
+      clause === last.clause
+        ? [
+            ...new Set([
+              ...clause.object,
+              ...listedObjects(sentences, sentence),
+              ...itemsFor(clause, sentences, sentence, lex),
+            ]),
+          ]
+        : clause.object,
     verb: clause.verb,
     lead: clause.lead,
+    anaphoric: clause.anaphoric,
   }));
   const shown = shownCommand(sentences, last.sentence);
   if (shown)
     intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
   const named = intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(", ");
   return result("promise", `announces ${named} via "${clauseText(last.clause)}"`, lang, intents);
+}
+
+/** Items of at most this many units: a list of steps, not an answer laid out as a list. */
+const STEP_ITEM_UNITS = 12;
+
+/**
+ * A list of steps the reply announces with no promise sentence: a header with an action verb ("Things to check:",
+ * 接下来依次检查：) or items that open with one ("Plan:\n1. Check X\n2. Check Y"). The items are the object. Not when
+ * the header tells what was done (了, "I checked") or the list is long prose.
+ */
+function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | null {
+  const first = sentences.findIndex((s) => s.listItem && s.code === null);
+  const items = sentences.filter((s) => s.listItem && s.code === null);
+  if (first < 1 || items.length < 2 || items.some((s) => countUnits(s.seq) > STEP_ITEM_UNITS)) return null;
+  const header = sentences[first - 1] as Sentence;
+  if (header.seq.at(-1) !== ":" || header.seq.some((u) => lex.enPast.has(u) || u === "了")) return null;
+  if (countUnits(header.seq) > HEADER_UNITS || !announcesSteps(header, lex)) return null;
+  if (lex.habitualMarkers.some((m) => containsPhrase(header.text, m))) return null;
+  const rest = sentences.slice(first).filter((s) => !s.listItem && s.code === null);
+  if (proseUnits(rest) > LONG_TAIL_UNITS) return null;
+  const headVerb = firstVerb(header.seq, lex);
+  if (headVerb === null) return null;
+  const itemVerbs = items.map((s) => verbOpening(s.seq, lex));
+  // "I'll work through these:", 我打算：: a lead with no verb the lexicons know takes the items unspecifically.
+  const unspecific = hasLead(header, lex) ? "continue" : null;
+  const action = headVerb !== "none" ? headVerb : itemVerbs.every((v) => v !== null) ? itemVerbs[0] : unspecific;
+  if (!action) return null;
+  const object = [
+    ...new Set(items.flatMap((s, i) => objectTokens(s.seq.slice(itemVerbs[i] ? verbEnd(s.seq, lex) : 0)))),
+  ];
+  return { action, object, verb: "(a list of steps)", lead: "(list header)" };
+}
+
+const HEADER_UNITS = 12;
+const STEP_WORDS =
+  /\b(?:plan|next|todo|to-do|to check|to try|to do|to verify|to look at)\b|接下来|下一步|计划|打算|准备|依次|待办|待查/u;
+
+/** A header that announces the reply's own next steps: a lead ("I'll", 我准备), a plan word, or "things to check". */
+function announcesSteps(header: Sentence, lex: Lexicon): boolean {
+  return STEP_WORDS.test(header.text) || hasLead(header, lex);
+}
+
+function hasLead(header: Sentence, lex: Lexicon): boolean {
+  for (let i = 0; i < header.seq.length; i++) if (lex.leads.match(header.seq, i, lex.fillerUnits)) return true;
+  return false;
+}
+
+/** The header's action verb; "none" for a header with no verb; null when it has a verb that delivers (summarize). */
+function firstVerb(seq: readonly string[], lex: Lexicon): Action | "none" | null {
+  for (let i = 0; i < seq.length; i++) {
+    const verb = lex.verbs.match(seq, i, lex.fillerUnits);
+    if (verb) return verb.phrase.action;
+  }
+  return "none";
+}
+
+const itemStart = (seq: readonly string[]) => (/^\d+$/.test(seq[0] ?? "") ? 1 : 0);
+
+function verbOpening(seq: readonly string[], lex: Lexicon): Action | null {
+  return lex.verbs.match(seq, itemStart(seq), lex.fillerUnits)?.phrase.action ?? null;
+}
+
+function verbEnd(seq: readonly string[], lex: Lexicon): number {
+  return lex.verbs.match(seq, itemStart(seq), lex.fillerUnits)?.end ?? 0;
 }
 
 /** "Let me check two things:" followed by short list items: the items are what it will check. */
@@ -173,6 +269,79 @@ function listedObjects(sentences: readonly Sentence[], at: number): string[] {
     out.push(...objectTokens(s.seq));
   }
   return out;
+}
+
+/**
+ * A vague object ("these edits", 两件事, 这三个文件) stands for what the reply lists: the items after its colon
+ * ("check these two: owner and uid") and the reply's list items ("- a\n- b\nLet me make these edits.").
+ */
+function itemsFor(clause: Clause, sentences: readonly Sentence[], at: number, lex: Lexicon): string[] {
+  if (!clause.object.every((o) => lex.generic.has(o) || COUNTED.test(o))) return [];
+  const seq = sentences[at]?.seq ?? [];
+  const colon = seq.indexOf(":", clause.end);
+  const inline = colon === -1 ? [] : objectTokens(seq.slice(colon + 1));
+  return [...inline, ...sentences.filter((s) => s.listItem).flatMap((s) => objectTokens(s.seq))];
+}
+
+/** A counted vague noun: 两件事, 这三个文件, 几项. */
+const COUNTED = /^[这那]?[一二两三四五六七八九十几]+(?:件事|件|项|点|个|处|步)/u;
+
+/**
+ * "Steps I'll take:" / 接下来我会： with no verb of its own, then list items that open with a verb ("- inspect the
+ * handler"): each item is a clause under the header's lead.
+ */
+function leadListItems(sentences: Sentence[], lex: Lexicon): void {
+  let lead: readonly string[] | null = null;
+  for (const s of sentences) {
+    if (s.code !== null) continue;
+    if (!s.listItem) {
+      const habitual = lex.habitualMarkers.some((m) => containsPhrase(s.text, m));
+      lead = s.seq.at(-1) === ":" && s.clauses.length === 0 && !habitual ? leadIn(s.seq, lex) : null;
+      continue;
+    }
+    if (!lead || s.clauses.length > 0) continue;
+    const item = /^\d+$/.test(s.seq[0] ?? "") ? s.seq.slice(1) : s.seq;
+    s.seq = [...lead, ...item];
+    // An item's first word is a verb only if the lexicons know it ("- setuptools version" is a noun phrase).
+    s.clauses = findClauses(s.seq).filter((c) => c.start === 0 && c.action !== "act");
+  }
+}
+
+function leadIn(seq: readonly string[], lex: Lexicon): readonly string[] | null {
+  for (let i = 0; i < seq.length; i++) {
+    const lead = lex.leads.match(seq, i, lex.fillerUnits);
+    if (lead) return lead.phrase.units.filter((u) => u !== "~");
+  }
+  return null;
+}
+
+const SHELL_FENCE = /^(?:```|~~~)\s*(?:bash|sh|shell|zsh|console|terminal|powershell|ps1|cmd)?\s*\n/;
+
+/** A fenced block in a shell language, or an unlabelled one whose first line is a prompt ("$ npm test"). */
+function isShell(block: string): boolean {
+  const fence = SHELL_FENCE.exec(block);
+  if (!fence) return false;
+  return /\S/.test(fence[0].slice(3)) || /^\s*\$\s/.test(block.slice(fence[0].length));
+}
+
+/** The command is for the user to run: "please run", "in your terminal", 请在终端里手动运行; or steps follow it. */
+const FOR_THE_USER = /\b(?:you|your|please)\b|请|你|您|手动|复制/u;
+const THEN = /^(?:then|and then|after that|然后|之后|接着)/u;
+
+/** Prose around a shown command at most this long: the reply is the command, not an answer that quotes one. */
+const SHOWN_PROSE_UNITS = 20;
+
+/**
+ * A reply that only shows a shell command (with a short lead-in or note, no question, no report): the command it
+ * would run, as the object of a "run" promise. Text that tells what was done or what holds is left alone.
+ */
+function shownAlone(shell: string, sentences: readonly Sentence[], clauses: readonly Clause[]): string[] | null {
+  if (clauses.some((c) => c.past || c.status || c.conditional)) return null;
+  const after = sentences.slice(sentences.findIndex((s) => s.code !== null) + 1).find((s) => s.code === null);
+  if (sentences.some((s) => FOR_THE_USER.test(s.text)) || (after && THEN.test(after.text))) return null;
+  if (proseUnits(sentences) > SHOWN_PROSE_UNITS) return null;
+  const command = [...new Set(units(shell).filter((u) => !BREAK_UNITS.has(u) && !/^-/.test(u)))];
+  return command.length > 0 ? command : null;
 }
 
 /** "Let me run:" followed by a code block: the command it shows instead of running it. */
@@ -218,13 +387,17 @@ function tailUnits(sentences: readonly Sentence[], last: { sentence: number; cla
   return Math.max(0, n);
 }
 
+const USER_QUESTION = /(?:你|您|\byou\b)[^\n]*(?:[?？]|吗)\s*$/u;
+
 /** The reply hands the turn back: its last sentence asks the user, or asks the user to act. */
 function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null {
   const lastTwo = sentences.filter((s) => !s.listItem).slice(-2);
   for (const s of lastTwo) {
-    const phrase = lex.handBacks.find((h) => containsPhrase(s.text, h));
+    const phrase = lex.handBacks.find((h) => containsPhrase(s.text, h) && !ownAction(s.text, h));
     if (phrase) return `hands back: "${phrase}"`;
   }
+  // "先确认一下：\n- 你有 API key 吗？": a listed question to the user.
+  if (sentences.some((s) => s.listItem && USER_QUESTION.test(s.text))) return "asks the user in a list item";
   const last = lastTwo.at(-1);
   if (!last) return null;
   const question = last.text.replace(/["')\]」』\s]+$/, "");
@@ -240,6 +413,13 @@ function endsWithTag(body: string, lex: Lexicon): boolean {
     const rest = body.slice(0, -tag.length).trimEnd();
     return /[,—–-]$|\p{Script=Han}$/u.test(rest);
   });
+}
+
+/** "I'll try again", 我再试一次: the hand-back words ("try again", 再试一次) name the reply's own next step. */
+const OWN_LEAD = /(?:\bi'll|\bi will|\blet me|\bi'm going to|\bwe'll|我|我来|让我|我们)\s*$/u;
+
+function ownAction(text: string, phrase: string): boolean {
+  return OWN_LEAD.test(text.slice(0, text.indexOf(phrase)));
 }
 
 function containsPhrase(text: string, phrase: string): boolean {

@@ -1,5 +1,7 @@
+import { objectTokens } from "./intent.js";
 import { lexicon } from "./lexicon.js";
 import { classifyReply, type Intent, type ReplyClass } from "./reply-classifier.js";
+import { normalizeText, units } from "./units.js";
 
 /**
  * Two replies at or above this score promise the same thing: a compatible action (score 1) times how much their
@@ -9,6 +11,14 @@ export const SIMILARITY_THRESHOLD = 0.45;
 /** Character-bigram Dice above which two replies in a language the lexicons do not cover count as the same reply. */
 export const NEAR_IDENTICAL = 0.85;
 const IMPLICIT_OBJECT = 0.6;
+const OVERLAP_SHARE = 0.9;
+/**
+ * Two promises in a row (no tool progress between them, other replies aside) of a compatible action score this times
+ * the actions' affinity when the later one renames the object: it points back ("that reference") or the replies share
+ * a name. Agents rename the object they keep promising ("the signing step" / "the sign target") more often than they
+ * announce two different things of one kind without doing either.
+ */
+export const ADJACENT_SAME_ACTION = 0.6;
 
 /** fix and edit both change code; inspect and search both look; `continue` ("I'll proceed with the migration") goes with any action. */
 function actionAffinity(a: string, b: string): number {
@@ -16,7 +26,9 @@ function actionAffinity(a: string, b: string): number {
   if ((a === "fix" && b === "edit") || (a === "edit" && b === "fix")) return 1;
   // "look up which version" and "check which version" ask the same question.
   if ((a === "inspect" && b === "search") || (a === "search" && b === "inspect")) return 0.8;
-  if (a === "continue" || b === "continue") return 0.9;
+  // "apply ruff's autofix" / "run the autofix", 升级依赖 / go get -u: running a tool and changing code meet on one object.
+  if ((a === "run" && (b === "edit" || b === "fix")) || (b === "run" && (a === "edit" || a === "fix"))) return 0.5;
+  if (a === "continue" || b === "continue" || a === "act" || b === "act") return 0.9;
   return 0;
 }
 
@@ -45,10 +57,11 @@ export function objectSimilarity(a: readonly string[], b: readonly string[]): nu
   }
   for (const t of right) total += weight(t);
   if (total === 0) return 0;
-  // Mean of Dice and the overlap coefficient: a paraphrase may add detail to the same object.
+  // The mean of Dice and the overlap coefficient, or most of the overlap: a paraphrase may add detail to the same
+  // object ("add @media rules" / "add @media (max-width: 768px) to Login.vue").
   const dice = shared / total;
-  const smaller = Math.min(weightOf(a), weightOf(right));
-  return Math.min(1, (dice + shared / 2 / smaller) / 2);
+  const overlap = shared / 2 / Math.min(weightOf(a), weightOf(right));
+  return Math.min(1, Math.max((dice + overlap) / 2, OVERLAP_SHARE * overlap));
 }
 
 export function intentSimilarity(a: Intent, b: Intent): number {
@@ -56,10 +69,123 @@ export function intentSimilarity(a: Intent, b: Intent): number {
   return affinity === 0 ? 0 : affinity * objectSimilarity(a.object, b.object);
 }
 
-/** Similarity of two classified replies: the best pair of their intents, or near-identical text as a fallback. */
-export function classSimilarity(a: ReplyClass, b: ReplyClass, textA: string, textB: string): number {
+/**
+ * Consecutive promises of a compatible action are the same promise with its object renamed, unless they clearly
+ * differ: two different files or symbols, or a later reply that opens as a further step ("Then I'll ...", 然后 ...).
+ * Renamed means the object points back ("that reference", 这个任务) or the two replies share a content word.
+ */
+function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string, earlier: readonly string[]): number {
+  const affinity = actionAffinity(x.action, y.action);
+  if (affinity === 0 || differentThings(x.object, y.object) || FURTHER_STEP.test(normalizeText(textB).trim())) return 0;
+  const renamed =
+    x.anaphoric ||
+    y.anaphoric ||
+    sharesWord(textA, textB) ||
+    earlier.some((text) => sharesWord(text, textB) && (sharesWord(text, textA) || !ownNames(textA, [text, textB])));
+  return renamed ? affinity * ADJACENT_SAME_ACTION : 0;
+}
+
+const FURTHER_STEP =
+  /^(?:then|finally|after that|afterwards|also|and then|lastly|然后|最后|另外|之后|接着|其次|还有|다음으로|마지막으로|그다음|次に|最後に|それから)/u;
+
+/** A word's stem for matching renamed objects: "signing" / "sign", "indexes" / "index". */
+function stem(token: string): string {
+  if (!/^[a-z]{5,}$/.test(token)) return token;
+  return token.replace(/(?:ing|ed|es|s)$/, "");
+}
+
+const IDENTIFIER = /[./_@]/;
+
+/**
+ * Both name files (or both name symbols) and none of them meet (by file name): two different things. A file against
+ * a symbol (pricing.py / calc_discount) may be one thing named twice.
+ */
+export function differentThings(a: readonly string[], b: readonly string[]): boolean {
+  for (const kind of [isFile, isSymbol]) {
+    const left = new Set(a.filter(kind).map(fileName));
+    const right = b.filter(kind).map(fileName);
+    if (left.size > 0 && right.length > 0 && !right.some((t) => left.has(t))) return true;
+  }
+  return false;
+}
+
+const isFile = (t: string) => /\/|\.[a-z0-9]{1,5}$/.test(t);
+const isSymbol = (t: string) => IDENTIFIER.test(t) && !isFile(t);
+
+/** A path's file name; a dotted symbol's last part (reports.build_pdf is build_pdf). */
+const fileName = (t: string) => {
+  const last = t.split("/").filter(Boolean).at(-1) ?? t;
+  return isFile(last) ? last : (last.split(/\.|::/).at(-1) ?? last);
+};
+
+const WORDS_LIMIT = 4096;
+const replyWords = new Map<string, ReadonlySet<string>>();
+
+/** The names and concepts in a reply's prose, stemmed: its words without generic nouns and verbs. Memoised per text. */
+function wordsOf(text: string): ReadonlySet<string> {
+  const known = replyWords.get(text);
+  if (known) return known;
+  const lex = lexicon();
+  const prose = normalizeText(text).replace(/(```|~~~)[\s\S]*?(?:\1|$)/g, " ");
+  const named = objectTokens(units(prose), lex).filter(
+    (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null,
+  );
+  const words = new Set(named.map(stem));
+  if (replyWords.size >= WORDS_LIMIT) replyWords.clear();
+  replyWords.set(text, words);
+  return words;
+}
+
+/**
+ * The replies share a name, or a concept (config, log, 层) while not both naming files or symbols of their own:
+ * "jest.config.js" and "REDIS_URL" both being config does not make them one thing.
+ */
+function sharesWord(a: string, b: string): boolean {
+  const left = wordsOf(a);
+  const right = wordsOf(b);
+  const lex = lexicon();
+  conceptNames ??= new Set(lex.concepts.values());
+  let concept = false;
+  for (const w of left) {
+    if (!right.has(w)) continue;
+    if (!conceptNames.has(w)) return true;
+    concept = true;
+  }
+  if (!concept) return false;
+  const own = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].some((w) => IDENTIFIER.test(w) && !y.has(w));
+  return !(own(left, right) && own(right, left));
+}
+
+let conceptNames: ReadonlySet<string> | null = null;
+
+/** The reply names a file or symbol that none of the others name. */
+function ownNames(text: string, others: readonly string[]): boolean {
+  const seen = others.map(wordsOf);
+  return [...wordsOf(text)].some((w) => IDENTIFIER.test(w) && !seen.some((o) => o.has(w)));
+}
+
+/**
+ * Similarity of two classified replies: the best pair of their intents, or near-identical text as a fallback.
+ * `adjacent`: the two are consecutive promises of one run (see ADJACENT_SAME_ACTION), with the window's earlier
+ * promises: when both share a name with one of them, each names part of one object ("README 的安装步骤" / "README" /
+ * "安装步骤").
+ */
+export function classSimilarity(
+  a: ReplyClass,
+  b: ReplyClass,
+  textA: string,
+  textB: string,
+  adjacent: { earlier: readonly string[] } | null = null,
+): number {
   let best = 0;
-  for (const x of a.intents) for (const y of b.intents) best = Math.max(best, intentSimilarity(x, y));
+  for (const x of a.intents) {
+    for (const y of b.intents) {
+      best = Math.max(best, intentSimilarity(x, y));
+      if (adjacent && best < SIMILARITY_THRESHOLD) {
+        best = Math.max(best, adjacentSimilarity(x, y, textA, textB, adjacent.earlier));
+      }
+    }
+  }
   if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && sameWords(textA, textB)) best = 1;
   return best;
 }
@@ -85,7 +211,7 @@ function sameWords(a: string, b: string): boolean {
 function lastSentence(text: string): string {
   const parts = text
     .trim()
-    .split(/(?<=[.!?。！？])\s*/u)
+    .split(/(?<=[.!?])(?=\s|$)|(?<=[。！？])/u)
     .filter((p) => squash(p).length > 0);
   return parts.at(-1) ?? "";
 }

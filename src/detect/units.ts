@@ -22,8 +22,8 @@ export function units(normalized: string): string[] {
   return normalized.match(UNIT) ?? [];
 }
 
-/** Sentence ends: . before a space or the end ("file.ts" goes on), ! ? ; 。 … and line breaks. */
-const SENTENCE_END = /(?<=\.)(?=\s|$)|(?<=[!?;。…])|\n+/;
+/** Sentence ends: . before a space or the end ("file.ts" and a list number "1." go on), ! ? ; 。 … and line breaks. */
+const SENTENCE_END = /(?<=\.)(?<!^[ \t]*\d+\.)(?=\s|$)|(?<=[!?;。…])|\n+/m;
 
 export function splitSentences(normalized: string): string[] {
   return normalized

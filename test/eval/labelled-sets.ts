@@ -23,14 +23,31 @@ export function readLabels(dir: string): LeafLabel[] | null {
   if (!existsSync(path)) return null;
   return readFileSync(path, "utf8")
     .split("\n")
-    .filter((line) => line.trim().length > 0)
-    .map((line, i) => {
-      try {
-        return JSON.parse(line) as LeafLabel;
-      } catch {
-        throw new Error(`${path}:${i + 1}: not JSON`);
-      }
-    });
+    .flatMap((line, i) => (line.trim() ? [toLeafLabel(line, `${path}:${i + 1}`)] : []));
+}
+
+/** A label line; categories and languages are free strings (a new split may bring ones this harness has not seen). */
+function toLeafLabel(line: string, where: string): LeafLabel {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    throw new Error(`${where}: not JSON`);
+  }
+  const { file, leaf, stall, lang, category, note } = raw;
+  if (typeof file !== "string") throw new Error(`${where}: "file" must be a string`);
+  if (leaf !== null && leaf !== undefined && typeof leaf !== "string") {
+    throw new Error(`${where}: "leaf" must be null or an entry id`);
+  }
+  if (typeof stall !== "boolean") throw new Error(`${where}: "stall" must be true or false`);
+  return {
+    file,
+    leaf: leaf ?? null,
+    stall,
+    lang: typeof lang === "string" ? lang : "(no language)",
+    category: typeof category === "string" ? category : "(no category)",
+    ...(typeof note === "string" ? { note } : {}),
+  };
 }
 
 /** The detector's verdict on a labelled leaf (null: the active leaf), through the same fold the kit runs live. */

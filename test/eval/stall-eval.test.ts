@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
 import { precision, recall, report, type Scored, tally } from "./eval-table.js";
-import { scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
+import { readLabels, scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
 import { STALL_CASES } from "./stall-cases.js";
 
 const SET = join(import.meta.dirname, "stall-set");
@@ -20,17 +20,39 @@ const regression: Scored[] = STALL_CASES.map((c) => {
     detail: `— ${verdict.reason}`,
   };
 });
-const dev = scoreSplit(join(SET, "dev"), true);
-/** STALL_EVAL_DEV_ONLY=1 leaves the frozen test split out (for work on the dev split). */
+/** Dev folders, one per writer: each frozen split is folded in here once scored (see stall-set/SCORES.md). */
+const DEV_FOLDERS = ["dev", "dev-b"];
+const devs = DEV_FOLDERS.map((name) => ({ name, items: scoreSplit(join(SET, name), true) }));
+const dev = devs.flatMap(({ name, items }) => (items ?? []).map((s) => ({ ...s, id: `${name}/${s.id}` })));
+/**
+ * The frozen test split is scored only when `stall-set/test/` exists (another writer adds it);
+ * STALL_EVAL_DEV_ONLY=1 leaves it out (for work on the dev split).
+ */
 const test = process.env.STALL_EVAL_DEV_ONLY ? null : scoreSplit(join(SET, "test"), false);
+/** The issue's targets on the frozen test split: printed as MET or MISSED; the test asserts only a floor. */
+const TARGET = { precision: 0.98, recall: 0.95, languageRecall: 0.9 };
+const FLOOR = { precision: 0.98, recall: 0.5 };
+
+function targetLine(items: readonly Scored[]): string {
+  const t = tally(items);
+  const langs = [...new Set(items.map((s) => s.lang))].sort();
+  const low = langs.filter((l) => recall(tally(items.filter((s) => s.lang === l))) < TARGET.languageRecall);
+  const met = precision(t) >= TARGET.precision && recall(t) >= TARGET.recall && low.length === 0;
+  const figures = `precision ${precision(t).toFixed(3)}, recall ${recall(t).toFixed(3)}`;
+  const lows = low.length ? `; languages under ${TARGET.languageRecall}: ${low.join(", ")}` : "";
+  return `issue targets (precision >= ${TARGET.precision}, recall >= ${TARGET.recall}, every language >= ${TARGET.languageRecall}): ${met ? "MET" : "MISSED"} — ${figures}${lows}`;
+}
 const real = scoreRealLeaves(REAL);
 const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
 
 describe("stall detector evaluation", () => {
   it("prints precision and recall per set, by language and category, and every miss", () => {
     const parts = [report("regression (90 hand-written transcripts, the earlier in-sample set)", regression)];
-    if (dev) parts.push(report("dev split (tuned on)", dev));
-    if (test) parts.push(report("test split (frozen; scored only)", test));
+    for (const { name, items } of devs) {
+      if (items) parts.push(report(`dev split ${name}/ (tuned on)`, items));
+    }
+    if (devs.filter((d) => d.items).length > 1) parts.push(report("dev splits combined (tuned on)", dev));
+    if (test) parts.push(`${report("test split (frozen; scored only)", test)}\n  ${targetLine(test)}`);
     if (real) parts.push(report(`real sessions: every entry of every file in ${REAL} as a leaf`, real));
     if (realReplies) {
       parts.push(
@@ -59,11 +81,18 @@ describe("stall detector evaluation", () => {
     expect(stalled).toEqual([]);
   });
 
-  // Floors at the figures the README publishes (precision meets the 0.98 target; recall misses the 0.95 target).
-  it.runIf(test !== null)("frozen test split: precision >= 0.98 and recall >= 0.76, as published", () => {
+  it("dev splits: every labelled leaf of every dev folder is scored", () => {
+    for (const { name, items } of devs) {
+      expect(items?.length, name).toBe(readLabels(join(SET, name))?.length);
+      expect(items?.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  // The issue's targets are printed (MET / MISSED) with the report; the published figure is what counts.
+  // The assertion is a floor a regression would break on a split no rule was tuned on.
+  it.runIf(test !== null)(`frozen test split: precision >= ${FLOOR.precision}, recall >= ${FLOOR.recall}`, () => {
     const t = tally(test ?? []);
-    expect(test?.length).toBe(235);
-    expect(precision(t)).toBeGreaterThanOrEqual(0.98);
-    expect(recall(t)).toBeGreaterThanOrEqual(0.76);
+    expect(precision(t)).toBeGreaterThanOrEqual(FLOOR.precision);
+    expect(recall(t)).toBeGreaterThanOrEqual(FLOOR.recall);
   });
 });
