@@ -20,34 +20,80 @@ function canonical(value: unknown): unknown {
   return out;
 }
 
+/**
+ * True when `JSON.stringify(value)` already equals that of `canonical(value)`: plain objects and arrays whose keys
+ * are in sorted order (no leading digit: integer keys are ordered apart), as parsed arguments usually are.
+ */
+function inKeyOrder(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!inKeyOrder(value[i])) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const first = key.charCodeAt(0);
+    if (first >= 48 && first <= 57) return false;
+    if (i > 0 && !(key > (keys[i - 1] as string))) return false;
+    if (!inKeyOrder((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
 export function canonicalArgs(args: unknown): string {
-  return JSON.stringify(canonical(args ?? {})) ?? "null";
+  const value = args ?? {};
+  // Sorting and copying only when the keys are out of order: the same text either way.
+  return JSON.stringify(inKeyOrder(value) ? value : canonical(value)) ?? "null";
 }
 
 export function callKey(tool: string, args: unknown): string {
   return `${tool}\u0000${canonicalArgs(args)}`;
 }
 
-const VOLATILE: readonly [RegExp, string][] = [
+const DIGIT = /\d/;
+const FIELD_NAME = /duration|elapsed|took|latency|time|date|started|finished|ended|pid/i;
+const PID_WORD = /pid|process/i;
+const TMP_WORD = /te?mp/i;
+const hasDigit = (t: string) => DIGIT.test(t);
+
+/**
+ * Each pattern with a cheap test that any match needs (run on the text as it is at that step; no replacement adds a
+ * digit), so a text without, say, a digit skips six of the ten passes with the same result.
+ */
+const VOLATILE: readonly [RegExp, string, (text: string) => boolean][] = [
   // Values of JSON or key=value fields named for times, durations and process ids.
   [
     /("?\b[\w-]*(?:duration|elapsed|took|latency|timestamp|time|date|started|finished|ended|uptime|pid)[\w-]*"?\s*[:=]\s*)("[^"\n]*"|[\d.]+[a-zµ]*)/gi,
     "$1<v>",
+    (t) => (t.includes(":") || t.includes("=")) && FIELD_NAME.test(t),
   ],
-  [/\u001b\[[0-9;?]*[A-Za-z]/g, ""],
-  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, "<time>"],
-  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g, "<time>"],
-  [/\b1[5-9]\d{8}(?:\d{3})?\b/g, "<epoch>"],
-  [/\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/gi, "<duration>"],
-  [/\b(pid|process|ppid)(\s*[:=#]?\s*)\d+/gi, "$1$2<pid>"],
-  [/(\/(?:tmp|var\/folders|private\/var)\/)[^\s'":,)]+/g, "$1<tmp>"],
-  [/\b(tmp|temp)[-_.]?[\w-]*\d[\w-]*/gi, "<tmp>"],
-  [/[ \t]+$/gm, ""],
+  [/\u001b\[[0-9;?]*[A-Za-z]/g, "", (t) => t.includes("\u001b[")],
+  [
+    /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g,
+    "<time>",
+    (t) => t.includes("-") && t.includes(":") && hasDigit(t),
+  ],
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g, "<time>", (t) => t.includes(":") && hasDigit(t)],
+  [/\b1[5-9]\d{8}(?:\d{3})?\b/g, "<epoch>", hasDigit],
+  [/\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/gi, "<duration>", hasDigit],
+  [/\b(pid|process|ppid)(\s*[:=#]?\s*)\d+/gi, "$1$2<pid>", (t) => PID_WORD.test(t) && hasDigit(t)],
+  [
+    /(\/(?:tmp|var\/folders|private\/var)\/)[^\s'":,)]+/g,
+    "$1<tmp>",
+    (t) => t.includes("/tmp/") || t.includes("/var/folders/") || t.includes("/private/var/"),
+  ],
+  [/\b(tmp|temp)[-_.]?[\w-]*\d[\w-]*/gi, "<tmp>", (t) => TMP_WORD.test(t) && hasDigit(t)],
+  [/[ \t]+$/gm, "", () => true],
 ];
 
 export function stripVolatile(text: string): string {
   let out = text;
-  for (const [pattern, replacement] of VOLATILE) out = out.replace(pattern, replacement);
+  for (const [pattern, replacement, mayMatch] of VOLATILE) {
+    if (mayMatch(out)) out = out.replace(pattern, replacement);
+  }
   return out.trim();
 }
 
