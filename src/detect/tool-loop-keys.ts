@@ -78,7 +78,11 @@ const VOLATILE: readonly [RegExp, string, (text: string) => boolean][] = [
   ],
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g, "<time>", (t) => t.includes(":") && hasDigit(t)],
   [/\b1[5-9]\d{8}(?:\d{3})?\b/g, "<epoch>", hasDigit],
-  [/\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/gi, "<duration>", hasDigit],
+  [
+    /\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/gi,
+    "<duration>",
+    hasDigit,
+  ],
   [/\b(pid|process|ppid)(\s*[:=#]?\s*)\d+/gi, "$1$2<pid>", (t) => PID_WORD.test(t) && hasDigit(t)],
   [
     /(\/(?:tmp|var\/folders|private\/var)\/)[^\s'":,)]+/g,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolResultRef } from "../../reducers/state.js";
 import { callKey, failedResult, madeProgress, resultKey, stripVolatile } from "../../src/detect/tool-loop-keys.js";
+import { Random } from "../synth/random.js";
 
 const result = (text: string, over: Partial<ToolResultRef> = {}): ToolResultRef => ({
   tool: "bash",
@@ -48,5 +49,70 @@ describe("canonical calls and results", () => {
     expect(madeProgress(result("ok", { tool: "write", details: { path: "/p/a", mutated: true } }))).toBe(true);
     expect(madeProgress(result("no match", { tool: "edit", isError: true }))).toBe(false);
     expect(madeProgress(result("ok", { tool: "read" }))).toBe(false);
+  });
+});
+
+describe("fast paths give the reference forms", () => {
+  /** The reference: a sorted copy, then JSON; and every pattern applied without its pre-test. */
+  const sorted = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (value === null || typeof value !== "object") return value;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sorted(v);
+    }
+    return out;
+  };
+  const KEYS = ["a", "b", "0", "1", "10", "z", "", "_", "A", "aa", "é", "2x"];
+
+  it("call keys of random arguments (keys in and out of order, integer keys, undefined, nesting)", () => {
+    const rnd = new Random(17);
+    const value = (depth: number): unknown => {
+      const t = rnd.int(depth > 3 ? 3 : 6);
+      if (t === 0) return rnd.int(100);
+      if (t === 1) return `s${rnd.int(9)}`;
+      if (t === 2) return null;
+      if (t === 3) return Array.from({ length: rnd.int(4) }, () => value(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = rnd.int(5); i > 0; i--)
+        o[rnd.pick(KEYS) + (rnd.chance(0.3) ? rnd.pick(KEYS) : "")] = rnd.chance(0.8) ? value(depth + 1) : undefined;
+      return o;
+    };
+    for (let i = 0; i < 5000; i++) {
+      const args = value(0);
+      expect(callKey("t", args)).toBe(`t\u0000${JSON.stringify(sorted(args ?? {})) ?? "null"}`);
+    }
+    expect(callKey("t", { when: new Date(0) })).toBe(`t\u0000{"when":{}}`);
+  });
+
+  it("volatile parts of random texts", () => {
+    const rnd = new Random(18);
+    const TOKENS = ["pid 123", " ", "\t", "\n", "tmp_1", "/tmp/x", "took: 3ms", "2026-01-02T10:11:12Z", "10:11:12 PM"];
+    const MORE = ["1712345678", "\u001b[31m", 'time="x"', "Temp9", "process#4", "abc", "12", "=", ":", "-", "µs"];
+    const all = [...TOKENS, ...MORE, "/var/folders/a", "duration"];
+    const reference = (text: string) =>
+      text
+        .replace(
+          /("?\b[\w-]*(?:duration|elapsed|took|latency|timestamp|time|date|started|finished|ended|uptime|pid)[\w-]*"?\s*[:=]\s*)("[^"\n]*"|[\d.]+[a-zµ]*)/gi,
+          "$1<v>",
+        )
+        .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "")
+        .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, "<time>")
+        .replace(/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g, "<time>")
+        .replace(/\b1[5-9]\d{8}(?:\d{3})?\b/g, "<epoch>")
+        .replace(
+          /\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/gi,
+          "<duration>",
+        )
+        .replace(/\b(pid|process|ppid)(\s*[:=#]?\s*)\d+/gi, "$1$2<pid>")
+        .replace(/(\/(?:tmp|var\/folders|private\/var)\/)[^\s'":,)]+/g, "$1<tmp>")
+        .replace(/\b(tmp|temp)[-_.]?[\w-]*\d[\w-]*/gi, "<tmp>")
+        .replace(/[ \t]+$/gm, "")
+        .trim();
+    for (let i = 0; i < 5000; i++) {
+      const text = Array.from({ length: rnd.int(12) }, () => rnd.pick(all)).join(rnd.chance(0.5) ? "" : " ");
+      expect(stripVolatile(text)).toBe(reference(text));
+    }
   });
 });
