@@ -1,7 +1,8 @@
 import type { BranchFold } from "../fold/branch-fold.js";
 import { kitVersion } from "../package-root.js";
 import type { SessionTree } from "../tree/session-tree.js";
-import { recordedRequests, verifyRequest } from "../view/recorded-requests.js";
+import { recordedRequests } from "../view/recorded-requests.js";
+import { RequestViews } from "../view/request-views.js";
 
 /** What the page says of one request: its recorded digest reproduced, not reproduced, or no digest at all. */
 export const REQUEST_MARKS = ["verified", "differs", "otherVersion", "notRecorded", "unchecked"] as const;
@@ -26,6 +27,7 @@ export function requestStatuses(
   const version = kitVersion();
   const byLeaf = new Map<string, RequestMark>();
   let spent = 0;
+  const views = new RequestViews(tree, fold);
   for (const request of recordedRequests(tree)) {
     if (request.leafId === null) continue;
     const cost = tree.depth(request.leafId) + 1;
@@ -34,7 +36,7 @@ export function requestStatuses(
       continue;
     }
     spent += cost;
-    const status = verifyRequest(tree, fold, request, version).status;
+    const status = views.verify(request, version).status;
     byLeaf.set(request.leafId, status === "unresolved" ? "notRecorded" : status);
   }
   for (const entry of tree.entries) {

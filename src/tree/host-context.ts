@@ -56,7 +56,7 @@ function withContent(entry: SessionEntry, message: AgentMessage): AgentMessage {
 }
 
 /** Content only Pi 1.x writes: a branch holding any of it was written, and is read, by a 1.x host. */
-function writtenByNewLine(entry: SessionEntry): boolean {
+export function writtenByNewLine(entry: SessionEntry): boolean {
   return (
     isSystemMessage(entry) ||
     entry.type === "usage" ||

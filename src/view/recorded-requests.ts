@@ -70,13 +70,13 @@ export function verifyRequest(
   if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
   const messages = viewOfLeaf(tree, fold, request.leafId).messages;
   const computed = request.format === 1 ? requestDigestV1(messages) : requestDigest(messages);
-  const status: RequestStatus =
-    computed === request.recorded.digest
-      ? "verified"
-      : request.recorded.kitVersion === kitVersion
-        ? "differs"
-        : "otherVersion";
-  return { ...request, status, computed };
+  return { ...request, status: requestStatus(request, computed, kitVersion), computed };
+}
+
+/** Verified when the digests agree; else differs, or comes from another kit version. */
+export function requestStatus(request: RecordedRequest, computed: string, kitVersion: string): RequestStatus {
+  if (computed === request.recorded.digest) return "verified";
+  return request.recorded.kitVersion === kitVersion ? "differs" : "otherVersion";
 }
 
 /** "request 3 (digest entry 1a2b3c4d, leaf 5e6f7a8b)". */

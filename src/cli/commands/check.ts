@@ -4,7 +4,8 @@ import type { Diagnostic } from "../../log/diagnostics.js";
 import { kitVersion } from "../../package-root.js";
 import { capped, plural } from "../../text.js";
 import { anchorIsAuthentic, viewOfLeaf } from "../../view/leaf-view.js";
-import { recordedRequests, requestName, verifyRequest } from "../../view/recorded-requests.js";
+import { recordedRequests, requestName } from "../../view/recorded-requests.js";
+import { RequestViews } from "../../view/request-views.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
@@ -64,8 +65,10 @@ function checkLoaded(path: string, shown: string): CheckFileReport {
   const requests = { ...NO_REQUESTS };
   const warnings: CheckWarning[] = [];
   const version = kitVersion();
+  // In file order, a live session's requests follow one another down a branch: each view extends the previous one.
+  const views = new RequestViews(tree, fold);
   for (const recorded of recordedRequests(tree)) {
-    const r = verifyRequest(tree, fold, recorded, version);
+    const r = views.verify(recorded, version);
     requests.recorded++;
     requests[r.status]++;
     const name = requestName(r);

@@ -1,0 +1,132 @@
+import { outgoingView } from "../../projections/outgoing-view.js";
+import type { BranchFold } from "../fold/branch-fold.js";
+import type { AgentMessage, SessionEntry, UserMessage } from "../log/entry-types.js";
+import { contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-context.js";
+import type { SessionTree } from "../tree/session-tree.js";
+import { viewOfLeaf } from "./leaf-view.js";
+import { type RecordedRequest, type RequestStatus, requestStatus, type VerifiedRequest } from "./recorded-requests.js";
+import { CHAIN_START, chainDigestOf, chainStep, messageDigest, requestDigestV1 } from "./request-digest.js";
+
+/**
+ * The view messages of many leaves of one tree, each the same as `viewOfLeaf(tree, fold, leaf).messages`, built
+ * incrementally when the leaves follow one another down a branch (a live session's requests, in file order): the path,
+ * the host context and the digest chain of the previous leaf are extended by the entries in between. Moving to another
+ * branch keeps the shared part of the path; a compaction, a 1.x context edit or other 1.x content in the new entries
+ * rebuilds the host context from the path, as `contextOfPath` does. The messages returned are valid until the next call.
+ */
+export class RequestViews {
+  private readonly path: SessionEntry[] = [];
+  private readonly onPath = new Map<string, number>();
+  /** The user messages of `path`, and how many come before each of its entries. */
+  private readonly users: UserMessage[] = [];
+  private readonly usersBefore: number[] = [];
+  /** The host context of `path` (no 1.x system messages), or null when it must be rebuilt from the path. */
+  private host: { messages: AgentMessage[]; plain: boolean } | null = null;
+  /** The previous view's messages and the chain value after each (`requestDigest`). */
+  private previous: AgentMessage[] = [];
+  private chains: string[] = [];
+
+  constructor(
+    private readonly tree: SessionTree,
+    private readonly fold: BranchFold,
+  ) {}
+
+  /** Moves to `leaf` (an entry of the tree); returns the entries new on the path, root first. */
+  private moveTo(leaf: string): SessionEntry[] {
+    const added: SessionEntry[] = [];
+    let cursor: string | null = leaf;
+    while (cursor !== null && !this.onPath.has(cursor)) {
+      added.push(this.tree.get(cursor) as SessionEntry);
+      cursor = this.tree.parentOf(cursor);
+    }
+    const keep = cursor === null ? 0 : (this.onPath.get(cursor) as number) + 1;
+    if (keep < this.path.length) {
+      for (let i = keep; i < this.path.length; i++) this.onPath.delete((this.path[i] as SessionEntry).id);
+      this.path.length = keep;
+      this.users.length = this.usersBefore[keep] as number;
+      this.usersBefore.length = keep;
+      this.host = null;
+    }
+    added.reverse();
+    for (const entry of added) {
+      this.onPath.set(entry.id, this.path.length);
+      this.path.push(entry);
+      this.usersBefore.push(this.users.length);
+      if (entry.type === "message" && entry.message?.role === "user") this.users.push(entry.message);
+    }
+    return added;
+  }
+
+  /** Host messages of the path: extended by `added` when nothing in them changes earlier messages. */
+  private hostMessages(added: readonly SessionEntry[]): AgentMessage[] {
+    const host = this.host;
+    if (host?.plain && added.every(extendsPlainly)) {
+      for (const entry of added) {
+        const message = entryMessage(entry);
+        if (message) host.messages.push(message);
+      }
+      return host.messages;
+    }
+    // A fresh array, owned here: later entries are pushed onto it.
+    const messages = contextOfPath(this.path).messages;
+    const kept = messages.some((m) => m.role === "system") ? messages.filter((m) => m.role !== "system") : messages;
+    this.host = { messages: kept, plain: !this.path.some(isOneX) };
+    return this.host.messages;
+  }
+
+  /** What the model is sent at `leaf` (an entry of the tree), as `viewOfLeaf` computes it. */
+  messagesAt(leaf: string): readonly AgentMessage[] {
+    const added = this.moveTo(leaf);
+    const messages = this.hostMessages(added);
+    const state = this.fold.stateAt(leaf);
+    const anchorId = state.recovery.anchorId;
+    const anchorEntry = anchorId === null ? undefined : this.tree.get(anchorId);
+    return outgoingView({
+      messages,
+      state,
+      anchor: anchorEntry ? entryMessage(anchorEntry) : null,
+      branchUsers: () => this.users,
+      recovery: true,
+    }).messages;
+  }
+
+  /** `requestDigest(messages)`, reusing the chain of the previous call's messages as far as their digests agree. */
+  digest(messages: readonly AgentMessage[]): string {
+    const { previous, chains } = this;
+    let same = 0;
+    const limit = Math.min(messages.length, chains.length);
+    while (same < limit) {
+      const a = messages[same] as AgentMessage;
+      const b = previous[same] as AgentMessage;
+      if (a !== b && messageDigest(a) !== messageDigest(b)) break;
+      same++;
+    }
+    chains.length = same;
+    let chain = same === 0 ? CHAIN_START : (chains[same - 1] as string);
+    for (let i = same; i < messages.length; i++) {
+      chain = chainStep(chain, messageDigest(messages[i] as AgentMessage));
+      chains.push(chain);
+    }
+    this.previous = messages.slice();
+    return chainDigestOf(chain);
+  }
+
+  /** `verifyRequest`, for requests taken in file order. */
+  verify(request: RecordedRequest, kitVersion: string): VerifiedRequest {
+    if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
+    const messages = this.tree.get(request.leafId)
+      ? this.messagesAt(request.leafId)
+      : viewOfLeaf(this.tree, this.fold, request.leafId).messages;
+    const computed = request.format === 1 ? requestDigestV1(messages) : this.digest(messages);
+    const status: RequestStatus = requestStatus(request, computed, kitVersion);
+    return { ...request, status, computed };
+  }
+}
+
+/** An entry whose message (if any) is only appended: no compaction, 1.x context edit or 1.x content. */
+function extendsPlainly(entry: SessionEntry): boolean {
+  return entry.type !== "compaction" && entry.type !== "context_edit" && !writtenByNewLine(entry);
+}
+
+/** 1.x content: a context edit can target a later entry, and 1.x content changes how every message is read. */
+const isOneX = (e: SessionEntry) => e.type === "context_edit" || writtenByNewLine(e);
