@@ -58,6 +58,40 @@ export class BranchFold {
     return this.memo.get(id) ?? state;
   }
 
+  /**
+   * The state after each of `ids`, handed to `visit` and then dropped, but for those `remember` picks and those without
+   * children (`children` counts them), which later calls read. A state waits only until its last child is visited:
+   * in an order where parents come first (a file written in order), this walks the whole tree holding little more
+   * than the states where branches fork. Any order gives the same states (a parent not yet visited is folded to).
+   */
+  eachState(
+    ids: Iterable<string>,
+    children: (id: string) => number,
+    visit: (id: string, state: KitState) => void,
+  ): void {
+    const open = new Map<string, { state: KitState; left: number }>();
+    for (const id of ids) {
+      const parent = this.source.parentOf(id);
+      const slot = parent === null ? undefined : open.get(parent);
+      if (slot !== undefined && --slot.left === 0) open.delete(parent as string);
+      const kids = children(id);
+      let state = this.memo.get(id);
+      if (state === undefined) {
+        const entry = this.source.get(id);
+        if (!entry) state = this.reducer.initialState();
+        else {
+          const base =
+            parent === null ? this.reducer.initialState() : slot !== undefined ? slot.state : this.stateAt(parent);
+          state = this.reducer.evolve(base, toEvent(entry));
+          this.reductions++;
+          if (kids === 0 || this.remember(id)) this.memo.set(id, state);
+        }
+      }
+      if (kids > 0) open.set(id, { state, left: kids });
+      visit(id, state);
+    }
+  }
+
   get size(): number {
     return this.memo.size;
   }

@@ -115,35 +115,46 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
   let recoveries = 0;
   let denials = 0;
 
-  ids.forEach((id, i) => {
-    const entry = entryAt(i);
-    const parentId = tree.parentOf(id);
-    const parent = at(parentId);
-    const facts = entryFacts(entry);
-    let kind = kindIndex.get(facts.kind);
-    if (kind === undefined) {
-      kind = kindIndex.size;
-      kindIndex.set(facts.kind, kind);
-    }
-    let flags = facts.flags;
-    if (parent < 0 && typeof entry.parentId === "string" && entry.parentId !== id) flags |= FLAG.orphan;
-    if (entry.type === "compaction") compactions.push([i, at(entry.firstKeptEntryId)]);
-    if (facts.record?.type === "stallStop") stallStops++;
-    if (facts.record?.type === "recoveryMarker") recoveries++;
-    if (flags & FLAG.denial && entry.type === "message" && entry.message.role === "toolResult") {
-      denials++;
-      deniedScopes.add(denialOf(entry.message.details)?.scope ?? "");
-    }
-    const line = tree.position(id)?.line ?? 0;
-    entries.parents.push(parent);
-    entries.lineDeltas.push(line - previousLine);
-    entries.kinds.push(kind);
-    entries.flags.push(flags);
-    entries.previews.push(facts.preview);
-    previousLine = line;
-    const stateIndex = states.intern(fold.stateAt(id));
-    states.record(i, stateIndex, parentId === null ? 0 : states.intern(fold.stateAt(parentId)));
-  });
+  /** Each entry's state index, -1 until it is visited. */
+  const stateOf = new Int32Array(ids.length).fill(-1);
+  let i = -1;
+  // Every state is read once, in file order, and dropped: the fold keeps those at forks and leaves only.
+  fold.eachState(
+    ids,
+    (id) => tree.childrenOf(id).length,
+    (id, state) => {
+      i++;
+      const entry = entryAt(i);
+      const parentId = tree.parentOf(id);
+      const parent = at(parentId);
+      const facts = entryFacts(entry);
+      let kind = kindIndex.get(facts.kind);
+      if (kind === undefined) {
+        kind = kindIndex.size;
+        kindIndex.set(facts.kind, kind);
+      }
+      let flags = facts.flags;
+      if (parent < 0 && typeof entry.parentId === "string" && entry.parentId !== id) flags |= FLAG.orphan;
+      if (entry.type === "compaction") compactions.push([i, at(entry.firstKeptEntryId)]);
+      if (facts.record?.type === "stallStop") stallStops++;
+      if (facts.record?.type === "recoveryMarker") recoveries++;
+      if (flags & FLAG.denial && entry.type === "message" && entry.message.role === "toolResult") {
+        denials++;
+        deniedScopes.add(denialOf(entry.message.details)?.scope ?? "");
+      }
+      const line = tree.position(id)?.line ?? 0;
+      entries.parents.push(parent);
+      entries.lineDeltas.push(line - previousLine);
+      entries.kinds.push(kind);
+      entries.flags.push(flags);
+      entries.previews.push(facts.preview);
+      previousLine = line;
+      const stateIndex = states.intern(state);
+      stateOf[i] = stateIndex;
+      const known = parent < 0 ? -1 : (stateOf[parent] as number);
+      states.record(i, stateIndex, parentId === null ? 0 : known >= 0 ? known : states.intern(fold.stateAt(parentId)));
+    },
+  );
 
   const leaves = tree.leaves().map(at);
   const activeLeaf = at(tree.activeLeafId);

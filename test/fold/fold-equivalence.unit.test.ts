@@ -69,6 +69,34 @@ describe("the memoised fold behaves like a plain full fold", () => {
     },
   );
 
+  it.each(SEEDS.slice(0, 40))("seed %i: every state visited once in file order equals the plain fold", (seed) => {
+    const b = randomSession(seed, 120);
+    const tree = new SessionTree(deepFreeze(b.entries));
+    const fold = foldTree(tree);
+    const ids = [...tree.byId.keys()];
+    // File order first; a shuffled order (children before parents) must give the same states.
+    const order = seed % 2 === 0 ? ids : [...ids].sort((x, y) => (x < y ? 1 : -1));
+    const seen = new Map<string, string>();
+    fold.eachState(
+      order,
+      (id) => tree.childrenOf(id).length,
+      (id, state) => {
+        seen.set(id, stableStringify(state));
+      },
+    );
+    expect(seen.size).toBe(ids.length);
+    for (const id of ids) expect(seen.get(id)).toBe(stableStringify(foldPath(tree.pathTo(id), kitReducer)));
+    if (order === ids) {
+      expect(fold.reductions).toBe(tree.size - countUnreached(tree));
+      expect(fold.size).toBeLessThanOrEqual(tree.branchPoints().length + tree.leaves().length);
+    }
+    for (const leaf of tree.leaves()) {
+      const before = fold.reductions;
+      fold.stateAt(leaf);
+      expect(fold.reductions).toBe(before);
+    }
+  });
+
   it("reducers never mutate their input and return the same state for a no-op entry", () => {
     const state = deepFreeze(kitReducer.initialState());
     const noop: KitEvent = deepFreeze({ kind: "other", entryId: "x" });
