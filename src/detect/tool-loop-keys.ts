@@ -9,7 +9,8 @@ import type { ToolResultRef } from "../../reducers/state.js";
  * count).
  */
 
-function canonical(value: unknown): unknown {
+/** A copy with every object's keys sorted (and undefined values left out), for JSON. */
+function sortedCopy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
@@ -21,32 +22,31 @@ function canonical(value: unknown): unknown {
 }
 
 /**
- * True when `JSON.stringify(value)` already equals that of `canonical(value)`: plain objects and arrays whose keys
- * are in sorted order (no leading digit: integer keys are ordered apart), as parsed arguments usually are.
+ * `sortedCopy(value)` as JSON sees it, copying only where something changes: a plain object whose keys are already
+ * in order (none with a leading digit: integer keys are ordered apart) and an array whose items need no change are
+ * returned as they are, as parsed arguments mostly are.
  */
-function inKeyOrder(value: unknown): boolean {
-  if (value === null || typeof value !== "object") return true;
+function canonical(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!inKeyOrder(value[i])) return false;
-    return true;
+    for (let i = 0; i < value.length; i++) if (canonical(value[i]) !== value[i]) return sortedCopy(value);
+    return value;
   }
   const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (proto !== Object.prototype && proto !== null) return sortedCopy(value);
   const keys = Object.keys(value);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     const first = key.charCodeAt(0);
-    if (first >= 48 && first <= 57) return false;
-    if (i > 0 && !(key > (keys[i - 1] as string))) return false;
-    if (!inKeyOrder((value as Record<string, unknown>)[key])) return false;
+    if ((first >= 48 && first <= 57) || (i > 0 && !(key > (keys[i - 1] as string)))) return sortedCopy(value);
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined || canonical(v) !== v) return sortedCopy(value);
   }
-  return true;
+  return value;
 }
 
 export function canonicalArgs(args: unknown): string {
-  const value = args ?? {};
-  // Sorting and copying only when the keys are out of order: the same text either way.
-  return JSON.stringify(inKeyOrder(value) ? value : canonical(value)) ?? "null";
+  return JSON.stringify(canonical(args ?? {})) ?? "null";
 }
 
 export function callKey(tool: string, args: unknown): string {
