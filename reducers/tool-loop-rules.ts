@@ -23,6 +23,8 @@ export const TOOL_LOOP_THRESHOLDS = Object.freeze({
 
 /** How results are compared: injected, so this file depends on no implementation. */
 export interface ResultComparer {
+  /** The same canonical call (`key`), decided without building keys where tool names or arguments tell them apart. */
+  sameCall(a: ToolCallRecord, b: ToolCallRecord): boolean;
   /** Equal once volatile parts are left out. */
   sameResult(a: ToolResultRef, b: ToolResultRef): boolean;
   /** An error result, or a build/test result that reports a failure. */
@@ -38,7 +40,7 @@ export interface LoopMatch {
 }
 
 function same(a: ToolCallRecord, b: ToolCallRecord, compare: ResultComparer): boolean {
-  return a.key === b.key && compare.sameResult(a.result, b.result);
+  return compare.sameCall(a, b) && compare.sameResult(a.result, b.result);
 }
 
 /** The latest calls that alternate between two different calls with unchanged results. */
@@ -46,7 +48,7 @@ function alternation(recent: readonly ToolCallRecord[], compare: ResultComparer)
   const n = recent.length;
   const a = recent[n - 1];
   const b = recent[n - 2];
-  if (!a || !b || a.key === b.key) return 0;
+  if (!a || !b || compare.sameCall(a, b)) return 0;
   if (compare.madeProgress(a.result) || compare.madeProgress(b.result)) return 0;
   let length = 2;
   while (

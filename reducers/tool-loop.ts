@@ -1,7 +1,7 @@
 import type { KitEvent } from "./contract/events.js";
 import type { ToolLoopReport } from "./contract/kit-entries.js";
 import { exhaustive } from "./session.js";
-import type { PendingToolCall, ToolCallRecord, ToolLoopSlice } from "./state.js";
+import type { PendingToolCall, ToolCallRecord, ToolLoopSlice, ToolResultRef } from "./state.js";
 import { continuesLoop, findLoop, type ResultComparer, TOOL_LOOP_THRESHOLDS } from "./tool-loop-rules.js";
 
 /** The seam to the loop detector's canonical forms: pure functions, injected like the stall detector. */
@@ -33,6 +33,41 @@ export function initialToolLoop(): ToolLoopSlice {
  * stops of the current request. Entry contents are kept by reference, never copied or frozen.
  */
 export function createToolLoopReducer(detector: ToolLoopDetector) {
+  /** A pending call whose canonical key is built when first read: most calls are told apart without one. */
+  class PendingCall implements PendingToolCall {
+    #key: string | undefined;
+    constructor(
+      readonly tool: string,
+      readonly args: unknown,
+      readonly entryId: string,
+    ) {}
+    get key(): string {
+      this.#key ??= detector.callKey(this.tool, this.args);
+      return this.#key;
+    }
+  }
+
+  /** A call with its result; its key is its call's (built lazily), or given for a result without a call. */
+  class CallRecord implements ToolCallRecord {
+    readonly #call: PendingCall | null;
+    readonly #key: string | null;
+    constructor(
+      call: PendingCall | null,
+      key: string | null,
+      readonly tool: string,
+      readonly args: unknown,
+      readonly result: ToolResultRef,
+      readonly callEntryId: string,
+      readonly resultEntryId: string,
+    ) {
+      this.#call = call;
+      this.#key = key;
+    }
+    get key(): string {
+      return this.#key ?? (this.#call as PendingCall).key;
+    }
+  }
+
   const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
     const dropped = Math.max(0, state.recent.length + 1 - TOOL_LOOP_THRESHOLDS.window);
     const recent = state.recent.slice(dropped);
@@ -50,29 +85,30 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
       case "assistant": {
         if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
         const pending: Record<string, PendingToolCall> = {};
-        for (const call of event.toolCalls) {
-          pending[call.id] = {
-            key: detector.callKey(call.name, call.args),
-            tool: call.name,
-            args: call.args,
-            entryId: event.entryId,
-          };
-        }
+        for (const call of event.toolCalls) pending[call.id] = new PendingCall(call.name, call.args, event.entryId);
         return { ...state, pending: event.toolCalls.length === 0 ? EMPTY_PENDING : pending };
       }
       case "toolResult": {
         const call = state.pending[event.toolCallId];
         const tool = call?.tool ?? event.toolName;
         const args = call?.args ?? null;
-        const record: ToolCallRecord = {
-          // A result without its call is a call of its own: it never repeats, so it breaks any run.
-          key: call?.key ?? `${tool}\u0000unpaired:${event.entryId}`,
+        const result: ToolResultRef = {
           tool,
           args,
-          result: { tool, args, isError: event.isError, content: event.content, details: event.details },
-          callEntryId: call?.entryId ?? event.entryId,
-          resultEntryId: event.entryId,
+          isError: event.isError,
+          content: event.content,
+          details: event.details,
         };
+        const record = new CallRecord(
+          call instanceof PendingCall ? call : null,
+          // A result without its call is a call of its own: it never repeats, so it breaks any run.
+          call instanceof PendingCall ? null : (call?.key ?? `${tool}\u0000unpaired:${event.entryId}`),
+          tool,
+          args,
+          result,
+          call?.entryId ?? event.entryId,
+          event.entryId,
+        );
         return withCall(state, record);
       }
       case "kit": {

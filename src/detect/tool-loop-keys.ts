@@ -165,3 +165,73 @@ export function madeProgress(result: ToolResultRef): boolean {
   if (d.mutated !== undefined) return d.mutated === true;
   return typeof d.code !== "string";
 }
+
+/**
+ * Whether two arguments have the same canonical form (`canonicalArgs`), read as data: true or false when both are
+ * plain JSON data (plain objects and arrays, strings, finite numbers, booleans, null; undefined members of objects
+ * left out); undefined when something else is met first and only the keys can tell.
+ */
+export function sameArgs(a: unknown, b: unknown): boolean | undefined {
+  return sameData(a ?? {}, b ?? {});
+}
+
+/** What JSON makes of a value: a primitive it prints, a container it walks, or something only the keys can tell. */
+function kindOf(value: unknown): "primitive" | "array" | "object" | null {
+  if (value === null) return "primitive";
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return "primitive";
+    case "number":
+      return Number.isFinite(value) ? "primitive" : null;
+    case "object": {
+      // JSON prints what a `toJSON` method returns.
+      if (typeof (value as { toJSON?: unknown }).toJSON === "function") return null;
+      if (Array.isArray(value)) return "array";
+      const proto = Object.getPrototypeOf(value);
+      return proto === Object.prototype || proto === null ? "object" : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function sameData(a: unknown, b: unknown): boolean | undefined {
+  if (a === b) return true;
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  if (ka === null || kb === null) return undefined;
+  if (ka !== kb) return false;
+  // Strings, booleans, null and finite numbers (0 and -0 print alike).
+  if (ka === "primitive") return a === b;
+  if (ka === "array") {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) {
+      const same = sameData(x[i], y[i]);
+      if (same !== true) return same;
+    }
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const key of Object.keys(y)) {
+    const v = y[key];
+    if (v === undefined) continue;
+    if (key === "__proto__" || kindOf(v) === null) return undefined;
+    count++;
+  }
+  for (const key of Object.keys(x)) {
+    const v = x[key];
+    if (v === undefined) continue;
+    if (key === "__proto__") return undefined;
+    count--;
+    const w = Object.hasOwn(y, key) ? y[key] : undefined;
+    if (w === undefined) return kindOf(v) === null ? undefined : false;
+    const same = sameData(v, w);
+    if (same !== true) return same;
+  }
+  return count === 0;
+}

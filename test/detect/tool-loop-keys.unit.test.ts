@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ToolResultRef } from "../../reducers/state.js";
-import { callKey, failedResult, madeProgress, resultKey, stripVolatile } from "../../src/detect/tool-loop-keys.js";
+import {
+  callKey,
+  canonicalArgs,
+  failedResult,
+  madeProgress,
+  resultKey,
+  sameArgs,
+  stripVolatile,
+} from "../../src/detect/tool-loop-keys.js";
 import { Random } from "../synth/random.js";
 
 const result = (text: string, over: Partial<ToolResultRef> = {}): ToolResultRef => ({
@@ -114,5 +122,47 @@ describe("fast paths give the reference forms", () => {
       const text = Array.from({ length: rnd.int(12) }, () => rnd.pick(all)).join(rnd.chance(0.5) ? "" : " ");
       expect(stripVolatile(text)).toBe(reference(text));
     }
+  });
+});
+
+describe("arguments compared as data", () => {
+  it("agree with their canonical keys whenever they decide (random pairs: reordered, changed, odd values)", () => {
+    const rnd = new Random(19);
+    const ODD = [undefined, Number.NaN, Number.POSITIVE_INFINITY, -0, 0, () => 1, new Date(0), "", null, false];
+    const value = (depth: number): unknown => {
+      const t = rnd.int(depth > 2 ? 4 : 7);
+      if (t === 0) return rnd.int(3);
+      if (t === 1) return `s${rnd.int(3)}`;
+      if (t === 2) return rnd.pick(ODD);
+      if (t === 3) return rnd.chance(0.5);
+      if (t === 4) return Array.from({ length: rnd.int(3) }, () => value(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = rnd.int(4); i > 0; i--) o[rnd.pick(["a", "b", "1", "z", "__proto__", "toJSON"])] = value(depth + 1);
+      return o;
+    };
+    /** A copy with keys in another order, sometimes one part changed. */
+    const variant = (v: unknown): unknown => {
+      if (rnd.chance(0.1)) return value(2);
+      if (Array.isArray(v)) return v.map(variant);
+      if (v === null || typeof v !== "object" || v instanceof Date) return v;
+      const keys = Object.keys(v).reverse();
+      const out: Record<string, unknown> = {};
+      for (const k of keys) out[k] = variant((v as Record<string, unknown>)[k]);
+      if (rnd.chance(0.1)) out.extra = undefined;
+      return out;
+    };
+    let decided = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const a = value(0);
+      const b = rnd.chance(0.7) ? variant(a) : value(0);
+      const same = sameArgs(a, b);
+      if (same === undefined) continue;
+      decided++;
+      expect(same).toBe(canonicalArgs(a) === canonicalArgs(b));
+    }
+    expect(decided).toBeGreaterThan(10_000);
+    expect(sameArgs({ path: "a", offset: 1 }, { offset: 1, path: "a" })).toBe(true);
+    expect(sameArgs({ path: "a" }, { path: "b" })).toBe(false);
+    expect(sameArgs({ when: new Date(0) }, { when: new Date(1) })).toBeUndefined();
   });
 });
