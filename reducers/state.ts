@@ -96,6 +96,8 @@ export interface ToolResultRef {
 }
 
 export interface PendingToolCall {
+  /** The tool call id its result names. */
+  id: string;
   key: string;
   tool: string;
   args: unknown;
@@ -103,8 +105,8 @@ export interface PendingToolCall {
 }
 
 export interface ToolLoopSlice {
-  /** Calls of the latest assistant message still waiting for their results, by tool call id. */
-  pending: Record<string, PendingToolCall>;
+  /** Calls of the latest assistant message still waiting for their results, in order. */
+  pending: readonly PendingToolCall[];
   /** The latest calls with their results, oldest first (a bounded window). */
   recent: ToolCallRecord[];
   /** Index in `recent` of the first call after the latest compaction or branch summary; null without one there. */

@@ -13,7 +13,7 @@ export interface ToolLoopDetector extends ResultComparer {
 /** Loop markers allowed per user request; a loop that goes on after one is refused and stopped. */
 export const MAX_LOOP_MARKERS = 1;
 
-const EMPTY_PENDING: Record<string, PendingToolCall> = Object.freeze({}) as Record<string, PendingToolCall>;
+const EMPTY_PENDING: readonly PendingToolCall[] = Object.freeze([]);
 
 export function initialToolLoop(): ToolLoopSlice {
   return Object.freeze({
@@ -37,6 +37,7 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
   class PendingCall implements PendingToolCall {
     #key: string | undefined;
     constructor(
+      readonly id: string,
       readonly tool: string,
       readonly args: unknown,
       readonly entryId: string,
@@ -84,12 +85,12 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         return { ...state, markersThisRequest: 0, stopped: null };
       case "assistant": {
         if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
-        const pending: Record<string, PendingToolCall> = {};
-        for (const call of event.toolCalls) pending[call.id] = new PendingCall(call.name, call.args, event.entryId);
-        return { ...state, pending: event.toolCalls.length === 0 ? EMPTY_PENDING : pending };
+        // A list, not an object keyed by call ids: a message makes a few calls, and ids as keys cost a shape each.
+        const pending = event.toolCalls.map((call) => new PendingCall(call.id, call.name, call.args, event.entryId));
+        return { ...state, pending: pending.length === 0 ? EMPTY_PENDING : pending };
       }
       case "toolResult": {
-        const call = state.pending[event.toolCallId];
+        const call = pendingCall(state.pending, event.toolCallId);
         const tool = call?.tool ?? event.toolName;
         const args = call?.args ?? null;
         const result: ToolResultRef = {
@@ -135,6 +136,12 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         return exhaustive(event);
     }
   };
+}
+
+/** The call a result answers: the last pending one with its id (a repeated id names the later call). */
+function pendingCall(pending: readonly PendingToolCall[], id: string): PendingToolCall | undefined {
+  for (let i = pending.length - 1; i >= 0; i--) if ((pending[i] as PendingToolCall).id === id) return pending[i];
+  return undefined;
 }
 
 /** The loop the branch ends in, as `detect --json` reports it; a recorded stop counts until a new user request. */

@@ -54,7 +54,8 @@ export function callKey(tool: string, args: unknown): string {
 }
 
 const DIGIT = /\d/;
-const FIELD_NAME = /duration|elapsed|took|latency|time|date|started|finished|ended|pid/i;
+/** A field name word followed by what the field pattern needs after it (its `timestamp` and `uptime` hold `time`). */
+const FIELD_NAME = /(?:duration|elapsed|took|latency|time|date|started|finished|ended|pid)[\w-]*"?\s*[:=]/i;
 const PID_WORD = /pid|process/i;
 const TMP_WORD = /te?mp/i;
 const hasDigit = (t: string) => DIGIT.test(t);
@@ -68,7 +69,7 @@ const VOLATILE: readonly [RegExp, string, (text: string) => boolean][] = [
   [
     /("?\b[\w-]*(?:duration|elapsed|took|latency|timestamp|time|date|started|finished|ended|uptime|pid)[\w-]*"?\s*[:=]\s*)("[^"\n]*"|[\d.]+[a-zµ]*)/gi,
     "$1<v>",
-    (t) => (t.includes(":") || t.includes("=")) && FIELD_NAME.test(t),
+    (t) => FIELD_NAME.test(t),
   ],
   [/\u001b\[[0-9;?]*[A-Za-z]/g, "", (t) => t.includes("\u001b[")],
   [
