@@ -35,10 +35,35 @@ export class StateTableBuilder {
     this.intern(initial);
   }
 
+  /** The state interned last: a state with all six of its slices (and its request) has its index. */
+  private last: KitState | null = null;
+  private lastIndex = 0;
+
   /** The index of a state's summary, adding it when new. */
   intern(state: KitState): number {
     const known = this.byState.get(state);
     if (known !== undefined) return known;
+    const last = this.last;
+    if (
+      last !== null &&
+      state.request.currentRequestId === last.request.currentRequestId &&
+      state.session === last.session &&
+      state.denials === last.denials &&
+      state.fileIssues === last.fileIssues &&
+      state.verification === last.verification &&
+      state.recovery === last.recovery
+    ) {
+      // Another slice moved (the tool-loop window, the inputs): the summary is the same.
+      this.byState.set(state, this.lastIndex);
+      return this.lastIndex;
+    }
+    const index = this.add(state);
+    this.last = state;
+    this.lastIndex = index;
+    return index;
+  }
+
+  private add(state: KitState): number {
     const sources = [null, state.session, state.denials, state.fileIssues, state.verification, state.recovery];
     const cached = sources.map((source, i) =>
       source === null ? this.byRequest.get(state.request.currentRequestId) : this.bySource[i]?.get(source),
