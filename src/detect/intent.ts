@@ -25,7 +25,28 @@ const isHan = (unit: string | undefined) => unit !== undefined && HAN_UNIT.test(
 const BREAKS = new Set([",", ":", "—", "–"]);
 const MAX_FILLERS = 8;
 /** Han words that open a phrase before the verb: 我把 X 改成, 我来在 X 加上, 我去日志里看看. */
-const HAN_PREPOSITIONS = new Set(["把", "将", "在", "给", "从", "对", "往", "向", "去", "到", "跟", "为", "帮", "用"]);
+const HAN_PREPOSITIONS = new Set([
+  "把",
+  "将",
+  "在",
+  "给",
+  "从",
+  "对",
+  "往",
+  "向",
+  "去",
+  "到",
+  "跟",
+  "为",
+  "帮",
+  "用",
+  "按",
+  "照",
+  "让",
+  "使",
+]);
+/** 我会让 main.go 读 LOG_LEVEL: making a thing do something is a change to it. */
+const CAUSATIVES = new Set(["让", "使"]);
 /** Han words that close a place phrase before the verb: 我去日志里看看, 我去 NewLRU 里 init 一下. */
 const HAN_PLACE_ENDS = new Set(["里", "中", "上", "下", "内"]);
 const MAX_PHRASE = 14;
@@ -82,7 +103,7 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   const progressive = lex.progressiveLeads.match(seq, at, lex.fillerUnits);
   if (progressive && (clauseStart || progressiveInside(seq, at, progressive.phrase.text))) {
     const verb = verbAfter(seq, progressive.end, lex) ?? hanPhraseVerb(seq, progressive.end, lex);
-    if (verb && (isHan(verb.phrase.units[0]) || verb.gerund)) {
+    if (verb && (isHan(verb.phrase.units[0]) || verb.gerund) && !timeClause(seq, verb.end)) {
       return build(seq, at, progressive.phrase.text, verb, lex, "progressive");
     }
   }
@@ -110,6 +131,14 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   return null;
+}
+
+/** 在修改 Info.plist 之前，…: the clause up to the comma tells when, the promise follows it. */
+function timeClause(seq: readonly string[], from: number): boolean {
+  let end = from;
+  while (end < seq.length && !BREAKS.has(seq[end] ?? "")) end++;
+  const han = seq.slice(from, end).filter(isHan).join("");
+  return /(?:之前|以前|之后|以后|的时候|时)$/.test(han);
 }
 
 /** Leads that announce an own next action whatever verb follows. */
@@ -251,7 +280,16 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
     if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;
     if (verb && verb.phrase.action !== null) {
-      const found = { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
+      const phrase =
+        CAUSATIVES.has(seq[start] ?? "") && verb.phrase.action !== null
+          ? { ...verb.phrase, action: "edit" as const }
+          : verb.phrase;
+      const found = {
+        ...verb,
+        phrase,
+        phraseObject: seq.slice(preposition ? start + 1 : start, i),
+        fillersSkipped: true,
+      };
       // A verb that is also a noun (配置, 测试) may be part of the object: 我把数据库配置挪到 .env.
       if (!isConcept(verb.phrase.text, lex)) return found;
       fallback ??= found;
@@ -430,8 +468,8 @@ function addHan(text: string, out: string[], lex: Lexicon): void {
 const IDENTIFIER = /[./_@\d]|[a-z]-[a-z]/;
 const ERROR_CODE = /^[a-z]{1,4}\d{3,5}$/;
 const EXTENSION_CONCEPTS: Record<string, string> = { log: "log", md: "doc" };
-const FILE_EXTENSIONS = new Set(
-  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp cs kt swift sh yml yaml toml xml txt log html css sql lock".split(
+export const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
+  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp hpp cc cs kt kts swift sh bash zsh yml yaml toml xml txt log html htm css scss sass less sql lock ini cfg conf env properties gradle plist proto csv tsv mod sum tf hcl dart ex exs erl scala clj lua pl r ipynb svelte astro mdx rst jsonl ndjson graphql gql dockerfile makefile pem crt key".split(
     " ",
   ),
 );
@@ -483,7 +521,8 @@ export function lemmatize(word: string, lex: Lexicon = lexicon()): string {
 function conditionalBefore(before: readonly string[], lex: Lexicon): boolean {
   for (let i = 0; i < before.length; i++) if (lex.enConditionals.match(before, i, lex.fillerUnits)) return true;
   const han = before.filter(isHan).join("");
-  return lex.zhConditionals.some((c) => han.includes(c));
+  // 当你问…时，我会…: a promise for whenever something happens.
+  return lex.zhConditionals.some((c) => han.includes(c)) || /当.{1,30}时/u.test(han);
 }
 
 function conditionalAfter(seq: readonly string[], verbEnd: number, objectEnd: number, lex: Lexicon): boolean {

@@ -393,7 +393,9 @@ const USER_QUESTION = /(?:你|您|\byou\b)[^\n]*(?:[?？]|吗)\s*$/u;
 function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null {
   const lastTwo = sentences.filter((s) => !s.listItem).slice(-2);
   for (const s of lastTwo) {
-    const phrase = lex.handBacks.find((h) => containsPhrase(s.text, h) && !ownAction(s.text, h));
+    const phrase = lex.handBacks.find(
+      (h) => containsPhrase(s.text, h) && !ownAction(s.text, h) && !embeddedQuestion(s.text, h),
+    );
     if (phrase) return `hands back: "${phrase}"`;
   }
   // "先确认一下：\n- 你有 API key 吗？": a listed question to the user.
@@ -413,6 +415,11 @@ function endsWithTag(body: string, lex: Lexicon): boolean {
     const rest = body.slice(0, -tag.length).trimEnd();
     return /[,—–-]$|\p{Script=Han}$/u.test(rest);
   });
+}
+
+/** 我检查一下 KVM 模块是否已载入。: 是否 inside a sentence that does not end as a question asks nothing of the user. */
+function embeddedQuestion(text: string, phrase: string): boolean {
+  return phrase === "是否" && text.indexOf(phrase) > 0 && !/[?？吗]\s*$/u.test(text.trim());
 }
 
 /** "I'll try again", 我再试一次: the hand-back words ("try again", 再试一次) name the reply's own next step. */

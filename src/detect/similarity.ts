@@ -1,4 +1,4 @@
-import { objectTokens } from "./intent.js";
+import { FILE_EXTENSIONS, objectTokens } from "./intent.js";
 import { lexicon } from "./lexicon.js";
 import { classifyReply, type Intent, type ReplyClass } from "./reply-classifier.js";
 import { normalizeText, units } from "./units.js";
@@ -109,7 +109,8 @@ export function differentThings(a: readonly string[], b: readonly string[]): boo
   return false;
 }
 
-const isFile = (t: string) => /\/|\.[a-z0-9]{1,5}$/.test(t);
+/** A path, or a name with a file extension: "hub.go", not the method "hub.pump". */
+const isFile = (t: string) => t.includes("/") || FILE_EXTENSIONS.has(t.split(".").at(-1) ?? "");
 const isSymbol = (t: string) => IDENTIFIER.test(t) && !isFile(t);
 
 /** A path's file name; a dotted symbol's last part (reports.build_pdf is build_pdf). */

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { classifyReply, detectStall, type RunEvent } from "../../src/detect/index.js";
+import { differentThings } from "../../src/detect/similarity.js";
+
+let seq = 0;
+const reply = (text: string): RunEvent => ({
+  type: "assistant",
+  entryId: `c${++seq}`,
+  text,
+  toolCalls: 0,
+  stopReason: "stop",
+});
+const USER: RunEvent = { type: "user" };
+const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => [USER, reply(t)])).stalled;
+const kind = (text: string) => classifyReply(text).kind;
+const action = (text: string) => classifyReply(text).intents[0]?.action;
+
+describe("Cantonese and colloquial promises", () => {
+  it("given 等我睇下 / 我而家睇下 / 即刻睇, then each is a promise to inspect", () => {
+    expect(action("等我睇下 nginx 嘅 access log 先。")).toBe("inspect");
+    expect(action("我而家睇下 /etc/nginx/nginx.conf 嘅設定。")).toBe("inspect");
+    expect(action("唔好意思，等我即刻睇下 nginx 設定。")).toBe("inspect");
+  });
+
+  it("given three of them about one config, then the run stalls", () => {
+    expect(stalled("等我睇下 nginx 嘅設定先。", "我而家睇下 nginx 設定。", "唔好意思，等我即刻睇下 nginx 嘅設定。")).toBe(
+      true,
+    );
+  });
+
+  it("given 抓 / 拉 / 扫 / 转换 / 配, then the verbs are known", () => {
+    expect(action("我来抓一下 pprof 的火焰图。")).toBe("inspect");
+    expect(action("One sec — 我拉一下 CI 的完整日志。")).toBe("inspect");
+    expect(action("我现在扫描一下 redis 的大 key。")).toBe("inspect");
+    expect(action("我现在转换 api/openapi.json。")).toBe("edit");
+    expect(action("我现在去配 HTTPS_PROXY。")).toBe("edit");
+  });
+
+  it("given a tool named with 用 before the verb, then the verb after it is the promise", () => {
+    expect(action("让我用 ruff 先扫一遍 src/ 目录。")).toBe("inspect");
+  });
+
+  it("given a sentence opening with 现在 and an action verb, then it is a promise; with 了, it is not", () => {
+    expect(kind("现在执行数据库迁移。")).toBe("promise");
+    expect(kind("现在执行完了，迁移已经生效。")).not.toBe("promise");
+  });
+});
+
+describe("Chinese sentence shapes around a promise", () => {
+  it("given 是否 inside a statement, then the reply is a promise, not a question to the user", () => {
+    expect(kind("我检查一下 cron 服务是否已启动。")).toBe("promise");
+    expect(kind("是否需要我重启 cron 服务？")).toBe("question");
+  });
+
+  it("given 在…之前 opening the sentence, then the promise is the main clause's", () => {
+    expect(action("在改 Dockerfile 之前，我会先全项目搜索 BASE_IMAGE 的用法。")).toBe("search");
+  });
+
+  it("given 让 + a thing + a verb, then it is a change to that thing", () => {
+    expect(action("我会让 server.ts 读取 PORT 环境变量。")).toBe("edit");
+  });
+
+  it("given 当…时 before the promise, then it is a promise for later, not now", () => {
+    expect(kind("当你下次部署时，我会按照清单检查。")).not.toBe("promise");
+  });
+
+  it("given 我按 + an order + a verb before a list, then the list is what it will check", () => {
+    expect(kind("我按这个顺序排查：\n1. 看 DNS\n2. 看证书")).toBe("promise");
+  });
+
+  it("given a status code and then a promise with a short verb, then it is a promise", () => {
+    expect(kind("BUILD_FAILED（缺少私有模块）。我现在去配 GOPRIVATE。")).toBe("promise");
+  });
+});
+
+describe("telling files from symbols", () => {
+  it("given a method call Hub.pump and the file hub.go, then they are not two different files", () => {
+    expect(differentThings(["hub.pump"], ["hub.go"])).toBe(false);
+  });
+
+  it("given two files with known extensions, then they are different things", () => {
+    expect(differentThings(["hub.go"], ["store.go"])).toBe(true);
+    expect(differentThings(["app/build.gradle.kts"], ["settings.gradle.kts"])).toBe(true);
+  });
+});
