@@ -23,9 +23,9 @@ describe("Cantonese and colloquial promises", () => {
   });
 
   it("given three of them about one config, then the run stalls", () => {
-    expect(stalled("等我睇下 nginx 嘅設定先。", "我而家睇下 nginx 設定。", "唔好意思，等我即刻睇下 nginx 嘅設定。")).toBe(
-      true,
-    );
+    expect(
+      stalled("等我睇下 nginx 嘅設定先。", "我而家睇下 nginx 設定。", "唔好意思，等我即刻睇下 nginx 嘅設定。"),
+    ).toBe(true);
   });
 
   it("given 抓 / 拉 / 扫 / 转换 / 配, then the verbs are known", () => {
