@@ -67,8 +67,11 @@ const result = (kind: ReplyKind, reason: string, lang: ReplyLang, intents: Inten
 
 const CODE_BLOCK = /(```|~~~)[^\n]*\n?[\s\S]*?(?:\1|$)/g;
 const BLOCKQUOTE = /^[ \t]*>.*$/gm;
-/** Quoted text (with a space or a Han character inside) and inline code with prose in it: not the reply's own words. */
-const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』|`[^`\n]*(?:\p{Script=Han}|\/\/|#\s)[^`\n]*`/gu;
+/** Quoted text (with a space or a Han character inside): not the reply's own words. */
+const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』/gu;
+/** Inline code, paired left to right; with prose in it (Han text, a comment) it is quoted text too. */
+const INLINE_CODE = /`[^`\n]*`/g;
+const PROSE_IN_CODE = /\p{Script=Han}|\/\/|#\s/u;
 /** Words reported after "the TODO reads:", 标题是：… to the end of the line: someone else's words. */
 const REPORTED =
   /(?:\b(?:says|said|reads|wrote|writes|titled|message is|comment is)|写的是|写着|内容是|标题是|原话是)\s*:[^\n]*/g;
@@ -104,6 +107,7 @@ function classify(text: string): ReplyClass {
       return `\n${CODE_MARK}${codes.length - 1}\n`;
     })
     .replace(BLOCKQUOTE, "")
+    .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : code))
     .replace(QUOTED, " ")
     .replace(REPORTED, " ");
   const codeBlocks = codes.length;
