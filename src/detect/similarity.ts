@@ -26,6 +26,8 @@ function actionAffinity(a: string, b: string): number {
   if ((a === "fix" && b === "edit") || (a === "edit" && b === "fix")) return 1;
   // "look up which version" and "check which version" ask the same question.
   if ((a === "inspect" && b === "search") || (a === "search" && b === "inspect")) return 0.8;
+  // "run git blame" / 看 git blame, 跑 bigkeys 扫描 / 扫一下大 key: running a tool to look is looking.
+  if ((a === "inspect" && b === "run") || (a === "run" && b === "inspect")) return 0.6;
   // "apply ruff's autofix" / "run the autofix", 升级依赖 / go get -u: running a tool and changing code meet on one object.
   if ((a === "run" && (b === "edit" || b === "fix")) || (b === "run" && (a === "edit" || a === "fix"))) return 0.5;
   if (a === "continue" || b === "continue" || a === "act" || b === "act") return 0.9;
@@ -204,9 +206,27 @@ export function isSimilarReply(a: string, b: string): boolean {
   return replySimilarity(a, b) >= SIMILARITY_THRESHOLD;
 }
 
-/** The whole replies, or their last sentences (where a promise usually stands), are near-identical. */
+/**
+ * The whole replies, or their last sentences (where a promise usually stands), are near-identical; or one last
+ * sentence is the other's with a short opening added ("少々お待ちください、テストを確認します" / "テストを確認します").
+ */
 function sameWords(a: string, b: string): boolean {
-  return nearIdentical(a, b) >= NEAR_IDENTICAL || nearIdentical(lastSentence(a), lastSentence(b)) >= NEAR_IDENTICAL;
+  const x = lastSentence(a);
+  const y = lastSentence(b);
+  return nearIdentical(a, b) >= NEAR_IDENTICAL || nearIdentical(x, y) >= NEAR_IDENTICAL || endsAlike(x, y);
+}
+
+/** Bigrams of the shorter sentence at least this many, all but one found in the longer one, which ends the same way. */
+const CONTAINED_BIGRAMS = 8;
+
+function endsAlike(a: string, b: string): boolean {
+  const [short, long] = squash(a).length <= squash(b).length ? [squash(a), squash(b)] : [squash(b), squash(a)];
+  const grams = bigrams(short);
+  if (grams.size < CONTAINED_BIGRAMS || short.length * 2 < long.length) return false;
+  const tail = long.slice(-short.length - 2);
+  let missing = 0;
+  for (const g of grams) if (!tail.includes(g)) missing++;
+  return missing <= 1;
 }
 
 function lastSentence(text: string): string {
