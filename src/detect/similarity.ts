@@ -77,8 +77,11 @@ export function intentSimilarity(a: Intent, b: Intent): number {
  * Renamed means the object points back ("that reference", 这个任务) or the two replies share a content word.
  */
 function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string, earlier: readonly string[]): number {
+  if (differentThings(x.object, y.object) || FURTHER_STEP.test(normalizeText(textB).trim())) return 0;
   const affinity = actionAffinity(x.action, y.action);
-  if (affinity === 0 || differentThings(x.object, y.object) || FURTHER_STEP.test(normalizeText(textB).trim())) return 0;
+  if (affinity === 0) return 0;
+  // The same tool, file or symbol named in both (跑 2to3 / 用 2to3 扫一遍): one promise in two related verbs.
+  if (x.object.some((t) => NAME.test(t) && y.object.includes(t))) return ADJACENT_SAME_ACTION;
   const renamed =
     x.anaphoric ||
     y.anaphoric ||
@@ -86,6 +89,9 @@ function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string, 
     earlier.some((text) => sharesWord(text, textB) && (sharesWord(text, textA) || !ownNames(textA, [text, textB])));
   return renamed ? affinity * ADJACENT_SAME_ACTION : 0;
 }
+
+/** A name, not a word: a path, a file, a dotted or snake_case symbol, a tool with digits in it. */
+const NAME = /[./_@]|\d[a-z]|[a-z]\d/;
 
 const FURTHER_STEP =
   /^(?:then|finally|after that|afterwards|also|and then|lastly|然后|最后|另外|之后|接着|其次|还有|다음으로|마지막으로|그다음|次に|最後に|それから)/u;
@@ -191,6 +197,15 @@ export function classSimilarity(
   }
   if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && sameWords(textA, textB)) best = 1;
   return best;
+}
+
+/**
+ * Two replies may sit in one run: some pair of their actions is compatible, or one of them names no action the
+ * lexicons read. "Read parser.go" and "edit parser.go" are two steps, even when a third reply resembles both.
+ */
+export function compatibleReplies(a: ReplyClass, b: ReplyClass): boolean {
+  if (a.intents.length === 0 || b.intents.length === 0) return true;
+  return a.intents.some((x) => b.intents.some((y) => actionAffinity(x.action, y.action) > 0));
 }
 
 /** Replies the near-identical fallback may join: promises, and replies in a language the lexicons do not read. */

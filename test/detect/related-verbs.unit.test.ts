@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { classifyReply, detectStall, type RunEvent } from "../../src/detect/index.js";
+
+let seq = 0;
+const reply = (text: string): RunEvent => ({
+  type: "assistant",
+  entryId: `v${++seq}`,
+  text,
+  toolCalls: 0,
+  stopReason: "stop",
+});
+const USER: RunEvent = { type: "user" };
+const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => [USER, reply(t)])).stalled;
+
+describe("inline code in a promise", () => {
+  it("given prose between two code spans, then the prose is read (the spans pair left to right)", () => {
+    const text = "连接池上限是 `10`，高峰期不够用。我先看一下 `db.ts` 里 `createPool` 的参数。";
+    expect(classifyReply(text).kind).toBe("promise");
+  });
+
+  it("given a code span that holds Chinese prose, then it stays quoted text", () => {
+    expect(classifyReply("提交信息写的是 `我来修复登录`。").kind).not.toBe("promise");
+  });
+});
+
+describe("running a tool to look, and looking", () => {
+  it("given run git blame and 看 git blame on one line, then the promises join", () => {
+    expect(
+      stalled("我看下这一行的 git blame。", "Let me run git blame on that line.", "我看下这行的 git blame。"),
+    ).toBe(true);
+  });
+
+  it("given one tool named in each promise with run and inspect verbs, then they join", () => {
+    expect(
+      stalled(
+        "我来跑 tools/lint.sh 看看哪里报错。",
+        "让我用 tools/lint.sh 先扫一遍 app/ 目录。",
+        "我现在来执行 tools/lint.sh 扫描 app/。",
+      ),
+    ).toBe(true);
+  });
+
+  it("given one file read, then edited, then tested, then it is three steps, not one promise", () => {
+    expect(
+      stalled(
+        "Let me read parser.go first.",
+        "I'll edit parser.go to handle the empty case.",
+        "Then I'll run the parser.go tests.",
+      ),
+    ).toBe(false);
+  });
+});
+
+describe("near-identical replies in a language the lexicons do not read", () => {
+  it("given the same last sentence with a polite opening added once, then the replies join", () => {
+    expect(
+      stalled(
+        "少々お待ちください、設定ファイルを確認いたします。",
+        "設定ファイルを確認いたします。",
+        "お待たせして申し訳ありません。設定ファイルを確認いたします。",
+      ),
+    ).toBe(true);
+  });
+
+  it("given different last sentences, then they do not join", () => {
+    expect(stalled("設定ファイルを確認いたします。", "ログを確認いたします。", "テストを実行いたします。")).toBe(false);
+  });
+});
