@@ -69,6 +69,8 @@ const CODE_BLOCK = /(```|~~~)[^\n]*\n?[\s\S]*?(?:\1|$)/g;
 const BLOCKQUOTE = /^[ \t]*>.*$/gm;
 /** Quoted text (with a space or a Han character inside): not the reply's own words. */
 const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』/gu;
+/** A parenthetical aside of several words: "(COPY before install is the usual culprit)" says nothing of the promise. */
+const ASIDE = /\((?=[^()\n]*\s[^()\n]*\s[^()\n]*\s)[^()\n]*\)|（[^（）\n]{6,}）/g;
 /** Inline code, paired left to right; with prose in it (Han text, a comment) it is quoted text too. */
 const INLINE_CODE = /`[^`\n]*`/g;
 const PROSE_IN_CODE = /\p{Script=Han}|\/\/|#\s/u;
@@ -109,6 +111,7 @@ function classify(text: string): ReplyClass {
     .replace(BLOCKQUOTE, "")
     .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : code))
     .replace(QUOTED, " ")
+    .replace(ASIDE, " ")
     .replace(REPORTED, " ");
   const codeBlocks = codes.length;
   const lang = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);

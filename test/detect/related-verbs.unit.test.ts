@@ -66,3 +66,15 @@ describe("near-identical replies in a language the lexicons do not read", () => 
     expect(stalled("設定ファイルを確認いたします。", "ログを確認いたします。", "テストを実行いたします。")).toBe(false);
   });
 });
+
+describe("a parenthetical aside", () => {
+  it("given a gerund promise with an aside that holds a finite verb, then it is still a promise", () => {
+    expect(classifyReply("Next step — reviewing the webpack config (the alias block is the usual suspect).").kind).toBe(
+      "promise",
+    );
+  });
+
+  it("given a status sentence outside the aside, then it stays a status", () => {
+    expect(classifyReply("Testing is handled by Vitest (see the config).").kind).not.toBe("promise");
+  });
+});
