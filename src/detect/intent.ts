@@ -121,7 +121,8 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
     // An English verb after a bare 我 needs the mark right after it: 我 rerun 一下 pipeline.
-    const latinMarked = verb !== null && /^(?:一下|下|一遍|一次)/.test(hanString(seq, verb.end, verb.end + 2));
+    const latinMarked =
+      verb !== null && /^(?:一下|下|一遍|一次|紧|埋|返|吓)/.test(hanString(seq, verb.end, verb.end + 2));
     if (
       verb &&
       (isHan(verb.phrase.units[0]) || latinMarked) &&
@@ -270,7 +271,9 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
   while (lex.fillers.match(seq, start, lex.fillerUnits) && start - from < MAX_FILLERS) {
     start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
   }
-  const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "");
+  // 我去 Dockerfile 补上 X, 我这就去 useOrders.ts 里给 userId 加判空: after 去 the place phrase needs no preposition.
+  const moved = seq.slice(from, start).includes("去") && !isHan(seq[start]);
+  const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "") || moved;
   let fallback: VerbMatch | null = null;
   for (let i = start + 1; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
     if (BREAKS.has(seq[i] ?? "")) return fallback;
@@ -287,7 +290,7 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
       const found = {
         ...verb,
         phrase,
-        phraseObject: seq.slice(preposition ? start + 1 : start, i),
+        phraseObject: seq.slice(preposition && !moved ? start + 1 : start, i),
         fillersSkipped: true,
       };
       // A verb that is also a noun (配置, 测试) may be part of the object: 我把数据库配置挪到 .env.
@@ -475,6 +478,11 @@ export const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
 );
 
 function addLatin(word: string, out: string[], lex: Lexicon): void {
+  // A number of three or more digits names something (migration 0007, issue 41882); a short one does not.
+  if (/^\d{3,}$/.test(word)) {
+    out.push(word);
+    return;
+  }
   if (lex.enStopWords.has(word) || lex.pronouns.has(word) || /^\d+$/.test(word)) return;
   if (ERROR_CODE.test(word)) {
     out.push("error");
@@ -489,6 +497,7 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
     if (known) out.push(known);
     for (const part of file.split(/[.@_-]/)) {
       if (Object.hasOwn(EXTENSION_CONCEPTS, part)) out.push(EXTENSION_CONCEPTS[part] as string);
+      if (/^\d{3,}$/.test(part)) out.push(part);
       if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
       if (lex.enStopWords.has(part)) continue;
       out.push(lex.concepts.get(part) ?? part);
@@ -537,9 +546,13 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
   const head = seq[verb.at] ?? "";
   if (isHan(head)) {
     const after = hanString(seq, verb.end, verb.end + 2);
-    if (after.startsWith("到底")) return false;
-    const before = seq
-      .slice(Math.max(0, start - 4), verb.at)
+    // 到底, and 过 + 一遍 (读过一遍: through, once) are not the past.
+    if (after.startsWith("到底") || /^过(?:一遍|一下|一次)/.test(hanString(seq, verb.end, verb.end + 3))) return false;
+    const window = seq.slice(Math.max(0, start - 4), verb.at);
+    // Only inside the clause: 接续刚才：我在 X 加上 Y is not the past.
+    const lastBreak = Math.max(...window.map((u, i) => (BREAKS.has(u) ? i : -1)));
+    const before = window
+      .slice(lastBreak + 1)
       .filter(isHan)
       .join("");
     // 要/就要/将 + verb + 了 is "about to": 马上要重新编译了.
@@ -555,8 +568,14 @@ function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex
   if (kind === "gerund") {
     const rest = seq.slice(verb.end);
     // "Fixing the hook so it doesn't rely on X": a clause with its own subject after a cut word has its own verb.
+    // "Running the build again to see if the errors are stable": a purpose or a condition has its own verb.
     const stop = rest.findIndex(
-      (u, i) => BREAKS.has(u) || (lex.enObjectCuts.has(u) && SUBJECTS.has(rest[i + 1] ?? "")),
+      (u, i) =>
+        BREAKS.has(u) ||
+        (lex.enObjectCuts.has(u) && SUBJECTS.has(rest[i + 1] ?? "")) ||
+        u === "if" ||
+        u === "whether" ||
+        (u === "to" && purpose(rest, i + 1, lex)),
     );
     return (
       (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex)

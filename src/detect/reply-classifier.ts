@@ -109,7 +109,7 @@ function classify(text: string): ReplyClass {
       return `\n${CODE_MARK}${codes.length - 1}\n`;
     })
     .replace(BLOCKQUOTE, "")
-    .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : code))
+    .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : code.replace(/[,:—–]/g, " ")))
     .replace(QUOTED, " ")
     .replace(ASIDE, " ")
     .replace(REPORTED, " ");
@@ -417,9 +417,10 @@ function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null
 
 /** "I'll run the suite first, okay?" is a promise with a tag, not a question to the user. */
 function endsWithTag(body: string, lex: Lexicon): boolean {
+  const squashed = body.replace(/(?<=\p{Script=Han}|\w)\s+(?=\p{Script=Han})/gu, "");
   return lex.tagQuestions.some((tag) => {
-    if (!body.endsWith(tag)) return false;
-    const rest = body.slice(0, -tag.length).trimEnd();
+    if (!squashed.endsWith(tag)) return false;
+    const rest = squashed.slice(0, -tag.length).trimEnd();
     return /[,—–-]$|\p{Script=Han}$/u.test(rest);
   });
 }

@@ -112,9 +112,19 @@ export function differentThings(a: readonly string[], b: readonly string[]): boo
   for (const kind of [isFile, isSymbol]) {
     const left = new Set(a.filter(kind).map(fileName));
     const right = b.filter(kind).map(fileName);
-    if (left.size > 0 && right.length > 0 && !right.some((t) => left.has(t))) return true;
+    if (left.size === 0 || right.length === 0 || right.some((t) => left.has(t))) continue;
+    // Symbols that share a word are parts of one thing: get_queryset and the queryset's prefetch_related.
+    if (kind === isSymbol && sharesPart(a, b)) continue;
+    return true;
   }
   return false;
+}
+
+function sharesPart(a: readonly string[], b: readonly string[]): boolean {
+  const parts = (list: readonly string[]) =>
+    new Set(list.flatMap((t) => t.split(/[._@/-]/)).filter((p) => p.length >= 4 && !/^\d+$/.test(p)));
+  const left = parts(a);
+  return [...parts(b)].some((p) => left.has(p));
 }
 
 /** A path, or a name with a file extension: "hub.go", not the method "hub.pump". */
