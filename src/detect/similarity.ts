@@ -120,11 +120,18 @@ export function differentThings(a: readonly string[], b: readonly string[]): boo
   return false;
 }
 
+/** One object names a word on its own that is part of a symbol the other names (queryset / get_queryset). */
 function sharesPart(a: readonly string[], b: readonly string[]): boolean {
-  const parts = (list: readonly string[]) =>
-    new Set(list.flatMap((t) => t.split(/[._@/-]/)).filter((p) => p.length >= 4 && !/^\d+$/.test(p)));
-  const left = parts(a);
-  return [...parts(b)].some((p) => left.has(p));
+  return partNamed(a, b) || partNamed(b, a);
+}
+
+function partNamed(a: readonly string[], b: readonly string[]): boolean {
+  const partsOf = (list: readonly string[]) =>
+    new Set(list.filter(isSymbol).flatMap((t) => t.split(/[._@/:-]+/).filter((p) => p.length >= 4)));
+  const own = partsOf(a);
+  const words = a.filter((t) => !IDENTIFIER.test(t) && !own.has(t));
+  const theirs = partsOf(b);
+  return words.some((w) => theirs.has(w));
 }
 
 /** A path, or a name with a file extension: "hub.go", not the method "hub.pump". */
