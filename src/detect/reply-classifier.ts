@@ -334,6 +334,12 @@ function isShell(block: string): boolean {
 /** The command is for the user to run: "please run", "in your terminal", 请在终端里手动运行; or steps follow it. */
 const FOR_THE_USER = /\b(?:you|your|please)\b|请|你|您|手动|复制/u;
 const THEN = /^(?:then|and then|after that|然后|之后|接着)/u;
+/**
+ * An instruction, not an own step: "Run this from the repo root:", "Then check with:", 在仓库根目录执行：, 然后验证一下：.
+ * A bare "Run:" before the command stays the reply's own (it shows what it would run).
+ */
+const INSTRUCTION =
+  /^(?:then,? )?(?:run|execute|try|use|type|paste|enter|check)\b(?: it| this| these| that| the following| with| from)\b|^then,? (?!i\b|i'|let me|we\b)[a-z]+ (?:with|this|it)\b|^(?:在|从)[^我:]{1,20}(?:执行|运行|跑)|^(?:然后|接着|之后)(?!我)[^:]{0,12}:/u;
 
 /** Prose around a shown command at most this long: the reply is the command, not an answer that quotes one. */
 const SHOWN_PROSE_UNITS = 20;
@@ -345,7 +351,12 @@ const SHOWN_PROSE_UNITS = 20;
 function shownAlone(shell: string, sentences: readonly Sentence[], clauses: readonly Clause[]): string[] | null {
   if (clauses.some((c) => c.past || c.status || c.conditional)) return null;
   const after = sentences.slice(sentences.findIndex((s) => s.code !== null) + 1).find((s) => s.code === null);
-  if (sentences.some((s) => FOR_THE_USER.test(s.text)) || (after && THEN.test(after.text))) return null;
+  if (
+    sentences.some((s) => FOR_THE_USER.test(s.text) || INSTRUCTION.test(s.text)) ||
+    (after && THEN.test(after.text))
+  ) {
+    return null;
+  }
   if (proseUnits(sentences) > SHOWN_PROSE_UNITS) return null;
   const command = [...new Set(units(shell).filter((u) => !BREAK_UNITS.has(u) && !/^-/.test(u)))];
   return command.length > 0 ? command : null;

@@ -154,12 +154,18 @@ function wordsOf(text: string): ReadonlySet<string> {
   const lex = lexicon();
   const prose = normalizeText(text).replace(/(```|~~~)[\s\S]*?(?:\1|$)/g, " ");
   const named = objectTokens(units(prose), lex).filter(
-    (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null,
+    (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null && !isLead(t, lex),
   );
   const words = new Set(named.map(stem));
   if (replyWords.size >= WORDS_LIMIT) replyWords.clear();
   replyWords.set(text, words);
   return words;
+}
+
+/** A whole word that only opens a promise (我去, 我来): it names nothing. */
+function isLead(token: string, lex: ReturnType<typeof lexicon>): boolean {
+  const seq = units(token);
+  return lex.leads.match(seq, 0, lex.fillerUnits)?.end === seq.length;
 }
 
 /**

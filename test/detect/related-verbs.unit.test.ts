@@ -78,3 +78,28 @@ describe("a parenthetical aside", () => {
     expect(classifyReply("Testing is handled by Vitest (see the config).").kind).not.toBe("promise");
   });
 });
+
+describe("commands for the user", () => {
+  it("given an instruction with the command (run this from …, then check with:, 在…执行：), then it is not an own promise", () => {
+    const block = "\n\n```bash\nnpm ci\n```";
+    expect(classifyReply(`Run this from the project root:${block}`).kind).not.toBe("promise");
+    expect(classifyReply(`Then check with:${block}`).kind).not.toBe("promise");
+    expect(classifyReply(`在项目根目录执行：${block}`).kind).not.toBe("promise");
+  });
+
+  it("given a bare 'Run:' before the command, then it shows what the reply would run", () => {
+    expect(classifyReply("Run:\n\n```bash\nnpm ci\n```").kind).toBe("promise");
+  });
+});
+
+describe("words of a reply's prose", () => {
+  it("given two promises that share only their lead 我去, then they are not one renamed object", () => {
+    expect(
+      stalled(
+        "我去查下 worker 的 Deployment。",
+        "我去查下 Deployment 的 env。",
+        "好，我去看下 staging 的 redis 实例状态。",
+      ),
+    ).toBe(false);
+  });
+});
