@@ -272,13 +272,13 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
   }
   // 我去 Dockerfile 补上 X, 我这就去 useOrders.ts 里给 userId 加判空: after 去 the place phrase needs no preposition.
-  const moved = seq.slice(from, start).includes("去") && !isHan(seq[start]);
+  const moved = seq.slice(Math.max(0, from - 1), start).includes("去") && !isHan(seq[start]);
   const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "") || moved;
   let fallback: VerbMatch | null = null;
   for (let i = start + 1; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
     if (BREAKS.has(seq[i] ?? "")) return fallback;
     if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
-    if (preposition && i === start + 1) continue;
+    if (preposition && !moved && i === start + 1) continue;
     const verb = verbAfter(seq, i, lex);
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
     if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;

@@ -109,7 +109,7 @@ function classify(text: string): ReplyClass {
       return `\n${CODE_MARK}${codes.length - 1}\n`;
     })
     .replace(BLOCKQUOTE, "")
-    .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : code.replace(/[,:—–]/g, " ")))
+    .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : code.replace(/[,:;?!—–。]/g, " ")))
     .replace(QUOTED, " ")
     .replace(ASIDE, " ")
     .replace(REPORTED, " ");
