@@ -29,6 +29,7 @@ const HAN_PREPOSITIONS = new Set([
   "把",
   "将",
   "在",
+  "喺",
   "给",
   "从",
   "对",
