@@ -196,7 +196,9 @@ function classify(text: string): ReplyClass {
     lead: clause.lead,
     anaphoric: clause.anaphoric,
   }));
-  const shown = shownCommand(sentences, last.sentence);
+  const shown =
+    shownCommand(sentences, last.sentence) ??
+    (shell !== null && allShell && codeBlocks <= 2 ? shownAlone(shell, sentences, all) : null);
   if (shown)
     intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
   const named = intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(", ");
@@ -225,7 +227,7 @@ function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | nul
   if (headVerb === null) return null;
   const itemVerbs = items.map((s) => verbOpening(s.seq, lex));
   // "I'll work through these:", 我打算：: a lead with no verb the lexicons know takes the items unspecifically.
-  const unspecific = hasLead(header, lex) ? "continue" : null;
+  const unspecific = hasLead(header, lex) || STEP_WORDS.test(header.text) ? "continue" : null;
   const action = headVerb !== "none" ? headVerb : itemVerbs.every((v) => v !== null) ? itemVerbs[0] : unspecific;
   if (!action) return null;
   const object = [
@@ -236,7 +238,7 @@ function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | nul
 
 const HEADER_UNITS = 12;
 const STEP_WORDS =
-  /\b(?:plan|next|todo|to-do|to check|to try|to do|to verify|to look at)\b|接下来|下一步|计划|打算|准备|依次|待办|待查/u;
+  /\b(?:plan|next|todo|to-do|to check|to try|to do|to verify|to look at|working through|going through)\b|接下来|下一步|计划|打算|准备|依次|待办|待查|待会|逐一/u;
 
 /** A header that announces the reply's own next steps: a lead ("I'll", 我准备), a plan word, or "things to check". */
 function announcesSteps(header: Sentence, lex: Lexicon): boolean {
@@ -436,10 +438,16 @@ function endsWithTag(body: string, lex: Lexicon): boolean {
   });
 }
 
-/** 我检查一下 KVM 模块是否已载入。: 是否 inside a sentence that does not end as a question asks nothing of the user. */
+/** 我检查一下 KVM 模块是否已载入。: 是否 inside a statement (not after 你) asks nothing of the user. */
 function embeddedQuestion(text: string, phrase: string): boolean {
-  return phrase === "是否" && text.indexOf(phrase) > 0 && !/[?？吗]\s*$/u.test(text.trim());
+  const at = text.indexOf(phrase);
+  return (
+    EMBEDDABLE.has(phrase) && at > 0 && !/[你您]\s*$/u.test(text.slice(0, at)) && !/[?？吗呢]\s*$/u.test(text.trim())
+  );
 }
+
+/** Question words that also make indirect questions: 我检查一下 X 是否已载入, 数据量会影响要不要分批. */
+const EMBEDDABLE = new Set(["是否", "要不要", "是否需要", "需不需要"]);
 
 /** "I'll try again", 我再试一次: the hand-back words ("try again", 再试一次) name the reply's own next step. */
 const OWN_LEAD = /(?:\bi'll|\bi will|\blet me|\bi'm going to|\bwe'll|我|我来|让我|我们)\s*$/u;

@@ -83,3 +83,29 @@ describe("telling files from symbols", () => {
     expect(differentThings(["app/build.gradle.kts"], ["settings.gradle.kts"])).toBe(true);
   });
 });
+
+describe("more Chinese promise shapes", () => {
+  it("given 第一步还是先 + verb at the end of an aside, then it is a promise", () => {
+    expect(kind("补充一下，缓存也可以换成 LRU。不过第一步还是先改 `cache.py` 的写入。")).toBe("promise");
+  });
+
+  it("given 要不要 inside a statement, then it is not a question to the user", () => {
+    expect(kind("数据量会影响要不要分批迁移，所以我现在就去查 users 有几行。")).toBe("promise");
+    expect(kind("要不要我先分批迁移？")).toBe("question");
+  });
+
+  it("given a shell block and a short promise after it, then the command is part of the promise", () => {
+    const intents = classifyReply("```bash\ncargo test -p parser\n```\n跑完我们再看结果。").intents;
+    expect(intents.some((i) => i.action === "run" && i.object.includes("cargo"))).toBe(true);
+  });
+
+  it("given a header that works through a list, then the list is the promise", () => {
+    expect(kind("Apologies. Working through it:\n- `db.py` pool size\n- `app.py` timeout")).toBe("promise");
+    expect(kind("待会逐一确认：\n- nginx 的超时\n- gunicorn 的 worker 数")).toBe("promise");
+  });
+
+  it("given 我去 + a file + a verb, or a place with 喺, then it is a promise to change that file", () => {
+    expect(action("我去 webpack.config.js 加 `@` alias。")).toBe("edit");
+    expect(action("我試下喺 Dockerfile 加 libpq-dev。")).toBe("edit");
+  });
+});
