@@ -257,8 +257,9 @@ function verbAfter(seq: readonly string[], from: number, lex: Lexicon): VerbMatc
     if (verb) {
       const gerund = /ing$/.test(seq[i] ?? "");
       found = { phrase: verb.phrase, end: verb.end, at: i, gerund, phraseObject: [], fillersSkipped: i > from };
-      // A verb that is also a filler ("try to check", 继续检查) hands over to a verb after it.
-      if (!filler) return found;
+      // A verb that is also a filler ("try to check", 继续检查) hands over to a verb after it; one that reaches past
+      // the filler (重新读一下 against 重新) is the verb.
+      if (!filler || verb.end > filler.end) return found;
     }
     if (!filler) return found;
     i = filler.end;
