@@ -100,7 +100,7 @@ describe("detect", () => {
     for (const m of members) {
       expect(m.label).toBe("promise");
       expect(m.intents[0]).toMatchObject({ action: "inspect" });
-      expect(m.intents[0].object).toEqual(expect.arrayContaining(["compile", "error"]));
+      expect(m.intents[0].object).toEqual(expect.arrayContaining(["build", "error"]));
       expect(m.similarity).toBeGreaterThanOrEqual(0.45);
     }
     expect(doc.explain.at(-1).entryId).toBe(doc.leafId);
