@@ -440,7 +440,7 @@ export function objectTokens(span: readonly string[], lex: Lexicon = lexicon()):
   return out;
 }
 
-/** Known nouns first (longest first: 编译错误 -> compile, error), then the remaining words of two or more characters. */
+/** Known nouns first (longest first: 编译错误 -> build, error), then the remaining words of two or more characters. */
 function addHan(text: string, out: string[], lex: Lexicon): void {
   let rest = text;
   for (const [surface, concept] of lex.hanConcepts) {

@@ -105,7 +105,7 @@ describe("detect", () => {
     }
     expect(doc.explain.at(-1).entryId).toBe(doc.leafId);
     const text = (await run(["detect", STALLED, "--explain"])).stdout;
-    expect(text).toMatch(/\* [0-9a-f]{8} promise inspect\(compile, error\) sim 1\.00/);
+    expect(text).toMatch(/\* [0-9a-f]{8} promise inspect\(build, error\) sim 1\.00/);
   });
 
   it("prints a human line without --json", async () => {
