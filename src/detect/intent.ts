@@ -281,6 +281,8 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     if (BREAKS.has(seq[i] ?? "")) return fallback;
     if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
     if (preposition && !moved && i === start + 1) continue;
+    // After 的 a verb is a noun (X 的加锁顺序进行核查).
+    if (seq[i - 1] === "的") continue;
     const verb = verbAfter(seq, i, lex);
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
     if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;
@@ -406,7 +408,8 @@ function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number
     if (i > from && CHAIN.has(unit) && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "," && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "然" && seq[i + 1] === "后") return i;
-    if (i > from + 1 && isHan(unit) && isHan(seq[i - 1]) && hanVerbAt(seq, i, lex)) return i;
+    // Not after 的: X 的扫描设定 is a noun phrase.
+    if (i > from + 1 && isHan(unit) && isHan(seq[i - 1]) && seq[i - 1] !== "的" && hanVerbAt(seq, i, lex)) return i;
   }
   return seq.length;
 }
@@ -549,7 +552,9 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
   if (isHan(head)) {
     const after = hanString(seq, verb.end, verb.end + 2);
     // 到底, and 过 + 一遍 (读过一遍: through, once) are not the past.
-    if (after.startsWith("到底") || /^过(?:一遍|一下|一次)/.test(hanString(seq, verb.end, verb.end + 3))) return false;
+    // 过来/过去 are directions (改过来: change it over), not the past.
+    if (after.startsWith("到底") || /^过(?:一遍|一下|一次|来|去)/.test(hanString(seq, verb.end, verb.end + 3)))
+      return false;
     const window = seq.slice(Math.max(0, start - 4), verb.at);
     // Only inside the clause: 接续刚才：我在 X 加上 Y is not the past.
     const lastBreak = Math.max(...window.map((u, i) => (BREAKS.has(u) ? i : -1)));

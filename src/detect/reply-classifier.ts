@@ -78,6 +78,8 @@ const PROSE_IN_CODE = /\p{Script=Han}|\/\/|#\s/u;
 const REPORTED =
   /(?:\b(?:says|said|reads|wrote|writes|titled|message is|comment is)|写的是|写着|内容是|标题是|原话是)\s*:[^\n]*/g;
 const LIST_ITEM = /^\s*(?:[-*+•]\s|\d+[.)]\s|\d+、|[一二三四五六七八九十]+、)\s*/;
+/** A heading that names the next step, alone on its line ("### 下一步", "**Next step**"): it leads the line after it. */
+const STEP_HEADING = /^[#*\s]*(下一步|接下来|next step|next steps)[*\s]*\n+/gm;
 /** A code block stands in the prose as one line of its own with this mark, so its place among the sentences stays. */
 const CODE_MARK = "\u0001code";
 const TABLE_LINE = /^\s*\|.*\|\s*$/;
@@ -101,6 +103,7 @@ function classify(text: string): ReplyClass {
   let shell: string | null = null;
   let allShell = true;
   const prose = normalized
+    .replace(STEP_HEADING, "$1: ")
     .replace(CODE_BLOCK, (block) => {
       const body = block.replace(/^(```|~~~)[^\n]*|(```|~~~)$/g, "");
       if (!isShell(block)) allShell = false;
@@ -238,7 +241,7 @@ function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | nul
 
 const HEADER_UNITS = 12;
 const STEP_WORDS =
-  /\b(?:plan|next|todo|to-do|to check|to try|to do|to verify|to look at|working through|going through)\b|接下来|下一步|计划|打算|准备|依次|待办|待查|待会|逐一/u;
+  /\b(?:next|todo|to-do|to check|to try|to do|to verify|to look at|working through|going through)\b|接下来|下一步|打算|准备|依次|待办|待查|待会|逐一/u;
 
 /** A header that announces the reply's own next steps: a lead ("I'll", 我准备), a plan word, or "things to check". */
 function announcesSteps(header: Sentence, lex: Lexicon): boolean {

@@ -144,6 +144,7 @@ const fileName = (t: string) => {
   return isFile(last) ? last : (last.split(/\.|::/).at(-1) ?? last);
 };
 
+const KANA_OR_HANGUL_WORD = /[\p{Script=Hiragana}\p{Script=Hangul}]/u;
 const WORDS_LIMIT = 4096;
 const replyWords = new Map<string, ReadonlySet<string>>();
 
@@ -156,7 +157,8 @@ function wordsOf(text: string): ReadonlySet<string> {
   const named = objectTokens(units(prose), lex).filter(
     (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null && !isLead(t, lex),
   );
-  const words = new Set(named.map(stem));
+  // Hiragana and Hangul words are mostly grammar here (します, 확인해): they name nothing.
+  const words = new Set(named.filter((t) => !KANA_OR_HANGUL_WORD.test(t)).map(stem));
   if (replyWords.size >= WORDS_LIMIT) replyWords.clear();
   replyWords.set(text, words);
   return words;
@@ -184,7 +186,8 @@ function sharesWord(a: string, b: string): boolean {
     concept = true;
   }
   if (!concept) return false;
-  const own = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].some((w) => IDENTIFIER.test(w) && !y.has(w));
+  const own = (x: ReadonlySet<string>, y: ReadonlySet<string>) =>
+    [...x].some((w) => (IDENTIFIER.test(w) || /^\d{3,}$/.test(w)) && !y.has(w));
   return !(own(left, right) && own(right, left));
 }
 

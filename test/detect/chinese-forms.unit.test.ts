@@ -109,3 +109,39 @@ describe("more Chinese promise shapes", () => {
     expect(action("我試下喺 Dockerfile 加 libpq-dev。")).toBe("edit");
   });
 });
+
+describe("the fifth split's forms", () => {
+  it("given a promise with an 'OK 吧' tag, then it is a promise", () => {
+    expect(kind("好嘞，我改一下 nginx.conf 里那个拼写，OK 吧？")).toBe("promise");
+  });
+
+  it("given 改过来 (a direction, not the past), then it is a promise", () => {
+    expect(kind("我先把 App.vue 的 import 路径改过来，可以吧？")).toBe("promise");
+  });
+
+  it("given Cantonese 攞 and 搵, then they inspect and search", () => {
+    expect(action("等我攞個 jstack thread dump 先。")).toBe("inspect");
+    expect(action("我去搵下邊個 ServiceProvider 註冊咗佢。")).toBe("search");
+  });
+
+  it("given 本地 between 我 and the verb, or formal 对…进行核查, then they are promises", () => {
+    expect(kind("我本地测一下这条 SQL 的耗时。")).toBe("promise");
+    expect(action("现对 OrderService.pay 的加锁顺序进行核查。")).toBe("inspect");
+  });
+
+  it("given a heading that names the next step, then the line after it is the promise", () => {
+    expect(kind("### 下一步\n\n**检查 `deploy.yaml` 的 env 注入**。")).toBe("promise");
+  });
+
+  it("given X 的扫描设定, then 扫描 stays part of the object", () => {
+    expect(classifyReply("我来看 Application.java 的扫描设定。").intents[0]?.object).toContain("扫描");
+  });
+});
+
+describe("Japanese promises about three different files", () => {
+  it("given the same verb on three different files, then the grammar they share does not join them", () => {
+    expect(
+      stalled("Dockerfile を確認します。", ".dockerignore を確認します。", "docker-compose.yml を確認します。"),
+    ).toBe(false);
+  });
+});
