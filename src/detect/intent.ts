@@ -91,6 +91,17 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
         : null);
     if (verb) return build(seq, at, lead.phrase.text, verb, lex, "lead");
   }
+  // 再触发一次这个 spec 看看, 重新跑一遍试试: 再/重新/先 open an own trial when the sentence says it will look at the outcome.
+  if (clauseStart && TRIAL_LEADS.has(seq[at] ?? "")) {
+    const verb = verbAfter(seq, at, lex);
+    const rest = seq
+      .slice(verb?.end ?? seq.length)
+      .filter(isHan)
+      .join("");
+    if (verb && verb.phrase.action !== null && /看看|试试|再说|看结果|看一下/.test(rest)) {
+      return build(seq, at, seq[at] ?? "", verb, lex, "lead");
+    }
+  }
   // "开始第一步：读 X" / "Next step: read X": the verb after the colon takes the sentence's lead.
   if (clauseStart && seq[at - 1] === ":") {
     const opening = skipAcknowledgements(seq, 0, lex);
@@ -142,6 +153,8 @@ function timeClause(seq: readonly string[], from: number): boolean {
   const han = seq.slice(from, end).filter(isHan).join("");
   return /(?:之前|以前|之后|以后|的时候|时)$/.test(han);
 }
+
+const TRIAL_LEADS = new Set(["再", "先", "重"]);
 
 /** Leads that announce an own next action whatever verb follows. */
 const STRONG_LEADS = new Set([

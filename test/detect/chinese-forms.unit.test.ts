@@ -145,3 +145,18 @@ describe("Japanese promises about three different files", () => {
     ).toBe(false);
   });
 });
+
+describe("own trials and ordered lists", () => {
+  it("given 再/重新 + verb and 看看 or 试试 after it, then it is an own trial", () => {
+    expect(kind("再触发一次这个 job 看看结果。")).toBe("promise");
+    expect(kind("重新跑一遍试试。")).toBe("promise");
+  });
+
+  it("given 先/再 + verb as steps for the user, then it is not a promise", () => {
+    expect(kind("先运行 npm ci，再运行 npm test。")).not.toBe("promise");
+  });
+
+  it("given a header that works through a list in order (依序, checklist), then it announces the list", () => {
+    expect(kind("好的，依序處理：\n- 改 App.vue 的 import\n- 搜尋舊路徑")).toBe("promise");
+  });
+});
