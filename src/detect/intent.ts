@@ -490,7 +490,7 @@ const IDENTIFIER = /[./_@\d]|[a-z]-[a-z]/;
 const ERROR_CODE = /^[a-z]{1,4}\d{3,5}$/;
 const EXTENSION_CONCEPTS: Record<string, string> = { log: "log", md: "doc" };
 export const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
-  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp hpp cc cs kt kts swift sh bash zsh yml yaml toml xml txt log html htm css scss sass less sql lock ini cfg conf env properties gradle plist proto csv tsv mod sum tf hcl dart ex exs erl scala clj lua pl r ipynb svelte astro mdx rst jsonl ndjson graphql gql dockerfile makefile pem crt key".split(
+  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp hpp cc cs kt kts swift sh bash zsh yml yaml toml xml txt log html htm css scss sass less sql lock ini cfg conf env properties gradle plist proto csv tsv mod sum tf hcl dart ex exs erl scala clj lua pl r ipynb svelte astro mdx rst jsonl ndjson graphql gql dockerfile makefile pem crt key service socket timer".split(
     " ",
   ),
 );
@@ -507,7 +507,8 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
     return;
   }
   if (IDENTIFIER.test(word)) {
-    const file = word.split("/").at(-1) ?? word;
+    // "api.service's journal": the possessive is not part of the name.
+    const file = (word.split("/").at(-1) ?? word).replace(/'s?$/, "");
     out.push(file);
     // A folder (src/styles) is the same noun as the word (styles folder).
     if (/^[a-z]+$/.test(file)) out.push(lex.concepts.get(lemmatize(file, lex)) ?? lemmatize(file, lex));

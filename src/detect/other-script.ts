@@ -103,7 +103,8 @@ function objectsOf(text: string, lex: EndingLexicon): string[] {
   const out: string[] = [];
   for (const [concept, surfaces] of Object.entries(lex.concepts))
     if (surfaces.some((s) => text.includes(s))) out.push(concept);
-  const latin = units(text.toLowerCase()).filter((u) => /^[\x21-\x7e]+$/.test(u));
+  // Latin names glued to a particle (".gitignore에", "README를") keep their Latin part.
+  const latin = (text.toLowerCase().match(/[\x21-\x7e]+/g) ?? []).flatMap((run) => units(run));
   out.push(...objectTokens(latin));
   return [...new Set(out)];
 }

@@ -183,6 +183,10 @@ function classify(text: string): ReplyClass {
   if (before >= LONG_LEAD_UNITS) return result("deliverable", `answers first (${before} units), then announces`, lang);
   const after = tailUnits(sentences, last);
   if (after >= LONG_TAIL_UNITS) return result("deliverable", `goes on after the promise (${after} units)`, lang);
+  // The colon of the sentence's first promise: clauses after it belong to the answer ("让我看看：在 X 里加上 Y").
+  const opening = promises.find((p) => p.sentence === last.sentence) ?? last;
+  const answered = answersAfterColon(sentences, opening, shell, lex);
+  if (answered) return result("deliverable", answered, lang);
   const intents: Intent[] = promises.map(({ clause, sentence }) => ({
     action: clause.action as string,
     object:
@@ -393,6 +397,57 @@ function countUnits(seq: readonly string[]): number {
 
 function proseUnits(sentences: readonly Sentence[]): number {
   return sentences.reduce((n, s) => n + countUnits(s.seq), 0);
+}
+
+/** Units after a promise's colon, in its sentence, above which a clause there is the answer itself. */
+const COLON_ANSWER_UNITS = 8;
+
+/**
+ * The promise is kept in the reply itself: "让我看看：浏览器先送 OPTIONS 预检，…" answers after its colon, and "我来写一下：" or
+ * "Let me write the config:" followed by code that is not a shell command hands over what it announced.
+ */
+function answersAfterColon(
+  sentences: readonly Sentence[],
+  last: { sentence: number; clause: Clause },
+  shell: string | null,
+  lex: Lexicon,
+): string | null {
+  const seq = sentences[last.sentence]?.seq ?? [];
+  const colon = seq.indexOf(":", last.clause.end);
+  if (colon === -1) return null;
+  const answer = seq.slice(colon + 1);
+  // "Continuing: I'll remove the line" restates the promise; "Let me do step 1 now: swap X for Y" names the step.
+  const restates = answer.some((_, i) => lex.leads.match(answer, i, lex.fillerUnits) !== null);
+  const clauses = answer.includes(",") && longestPart(answer) >= CLAUSE_UNITS;
+  if (!restates && countUnits(answer) >= COLON_ANSWER_UNITS && (states(answer, lex) || clauses)) {
+    return "answers after its colon";
+  }
+  const next = sentences[last.sentence + 1];
+  const writes = last.clause.action === "edit" || last.clause.action === "fix";
+  if (writes && colon === seq.length - 1 && next?.code && shell === null) return "writes out what it announced";
+  return null;
+}
+
+/** A comma-separated part of at least this many units is a clause (advice, a finding), not a listed name. */
+const CLAUSE_UNITS = 7;
+
+function longestPart(seq: readonly string[]): number {
+  let best = 0;
+  let start = 0;
+  for (let i = 0; i <= seq.length; i++) {
+    if (i < seq.length && seq[i] !== ",") continue;
+    best = Math.max(best, countUnits(seq.slice(start, i)));
+    start = i + 1;
+  }
+  return best;
+}
+
+const REASONING = new Set(["because", "so", "you", "your", "since"]);
+
+/** A clause that states or reasons: 是, 代表, 所以, 了, 你, "because", or an English finite verb. */
+function states(seq: readonly string[], lex: Lexicon): boolean {
+  if (seq.some((u) => u === "是" || u === "你" || lex.enFiniteVerbs.has(u) || REASONING.has(u))) return true;
+  return /代表|就是|意味|所以|因为|了/.test(seq.filter((u) => /^\p{Script=Han}$/u.test(u)).join(""));
 }
 
 /** Prose after the last promise; short list items right after it are its objects ("check two things: - a - b"). */

@@ -103,3 +103,45 @@ describe("words of a reply's prose", () => {
     ).toBe(false);
   });
 });
+
+describe("promises kept in the reply itself", () => {
+  it("given 让我看看： and the answer after the colon, then it is a deliverable", () => {
+    expect(classifyReply("让我看看：前端先发 OPTIONS 预检，你的服务器回了 405，所以预检失败。").kind).toBe(
+      "deliverable",
+    );
+    expect(
+      classifyReply("让我看看：在 Express 里加上 app.options 的处理，或者在 cors 之前不要拦 OPTIONS 请求。").kind,
+    ).toBe("deliverable");
+  });
+
+  it("given 我来写一下： and the code that is not a shell command, then it hands over what it announced", () => {
+    expect(classifyReply("我来写一下：\n\n```sql\nSELECT count(*) FROM users;\n```").kind).toBe("deliverable");
+    expect(classifyReply("Let me write the workflow:\n\n```yaml\non: push\n```").kind).toBe("deliverable");
+  });
+
+  it("given a short list of names after the colon, then it is still a promise", () => {
+    expect(classifyReply("接著檢查：scan 範圍、ddl-auto、網路逾時。").kind).toBe("promise");
+  });
+});
+
+describe("names that differ only in their first part", () => {
+  it("given three systemd units, then they are three things", () => {
+    expect(
+      stalled(
+        "I'll check api.service's journal.",
+        "I'll check worker.service's journal.",
+        "I'll check mailer.service's journal.",
+      ),
+    ).toBe(false);
+  });
+
+  it("given Korean steps on different files, then they are three things", () => {
+    expect(
+      stalled(
+        "먼저 tmp 폴더를 삭제하겠습니다.",
+        "다음으로 .gitignore에 build를 추가하겠습니다.",
+        "마지막으로 README를 업데이트하겠습니다.",
+      ),
+    ).toBe(false);
+  });
+});
