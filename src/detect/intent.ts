@@ -93,12 +93,13 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   }
   // 再触发一次这个 spec 看看, 重新跑一遍试试: 再/重新/先 open an own trial when the sentence says it will look at the outcome.
   if (clauseStart && TRIAL_LEADS.has(seq[at] ?? "")) {
-    const verb = verbAfter(seq, at, lex);
+    const verb = verbAfter(seq, at, lex) ?? verbAfter(seq, at + 1, lex);
     const rest = seq
       .slice(verb?.end ?? seq.length)
       .filter(isHan)
       .join("");
-    if (verb && verb.phrase.action !== null && /看看|试试|再说|看结果|看一下/.test(rest)) {
+    const tagged = lex.zhTagQuestions.some((t) => rest.endsWith(t));
+    if (verb && verb.phrase.action !== null && (/看看|试试|再说|看结果|看一下/.test(rest) || tagged)) {
       return build(seq, at, seq[at] ?? "", verb, lex, "lead");
     }
   }
@@ -154,7 +155,7 @@ function timeClause(seq: readonly string[], from: number): boolean {
   return /(?:之前|以前|之后|以后|的时候|时)$/.test(han);
 }
 
-const TRIAL_LEADS = new Set(["再", "先", "重"]);
+const TRIAL_LEADS = new Set(["再", "先", "重", "那"]);
 
 /** Leads that announce an own next action whatever verb follows. */
 const STRONG_LEADS = new Set([

@@ -160,3 +160,25 @@ describe("own trials and ordered lists", () => {
     expect(kind("好的，依序處理：\n- 改 App.vue 的 import\n- 搜尋舊路徑")).toBe("promise");
   });
 });
+
+describe("the sixth split's forms", () => {
+  it("given 那先 + verb with a tag asking for agreement, then it is a promise", () => {
+    expect(kind("那先跑 2to3，可以吧？")).toBe("promise");
+  });
+
+  it("given counting, consulting and auditing verbs (统计, 查阅, 审计, 比对), then they inspect", () => {
+    expect(action("我统计一下 session:* 的 key 数量。")).toBe("inspect");
+    expect(action("我会即时翻查备份日志的最新内容。")).toBe("inspect");
+    expect(action("现在开始对 src/auth 目录下的代码进行安全审计。")).toBe("inspect");
+  });
+
+  it("given 搞一下 / 弄一下 on a file, then it is a change to it", () => {
+    expect(action("得嘞，我这就把 bump.sh 弄一下。")).toBe("edit");
+  });
+});
+
+describe("status codes that are not blockers", () => {
+  it("given STATUS: IN_PROGRESS and a promise, then it is a promise", () => {
+    expect(kind("STATUS: IN_PROGRESS. Fixing the F401 and E722 findings next.")).toBe("promise");
+  });
+});
