@@ -46,6 +46,10 @@ const HAN_PREPOSITIONS = new Set([
   "让",
   "使",
 ]);
+/** 把 hot 打开: switching a thing on or off is a change to it. */
+const DISPOSAL = new Set(["把", "将"]);
+const TWO_CHAR_PREPOSITIONS = new Set(["针对", "对于", "关于", "围绕"]);
+const TOGGLES = new Set(["打开", "开启", "开", "关掉", "关闭", "关"]);
 /** 我会让 main.go 读 LOG_LEVEL: making a thing do something is a change to it. */
 const CAUSATIVES = new Set(["让", "使"]);
 /** Han words that close a place phrase before the verb: 我去日志里看看, 我去 NewLRU 里 init 一下. */
@@ -131,7 +135,7 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
-  if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
+  if (subject && (!isHan(seq[at - 1]) || opensSubject(seq, at, lex))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
     // An English verb after a bare 我 needs the mark right after it: 我 rerun 一下 pipeline.
     const latinMarked =
@@ -145,6 +149,12 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   return null;
+}
+
+/** The Han word right before a bare 我 lets it open a clause: 那我, 所以我, 然后我 (openers of one or two characters). */
+function opensSubject(seq: readonly string[], at: number, lex: Lexicon): boolean {
+  const one = seq[at - 1] ?? "";
+  return lex.zhSubjectOpeners.has(one) || lex.zhSubjectOpeners.has(`${seq[at - 2] ?? ""}${one}`);
 }
 
 /** 在修改 Info.plist 之前，…: the clause up to the comma tells when, the promise follows it. */
@@ -288,6 +298,8 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
   }
   // 我去 Dockerfile 补上 X, 我这就去 useOrders.ts 里给 userId 加判空: after 去 the place phrase needs no preposition.
+  // 针对/对于/关于 X 进行检查: a two-character preposition.
+  if (TWO_CHAR_PREPOSITIONS.has(hanString(seq, start, start + 2))) start += 1;
   const moved = seq.slice(Math.max(0, from - 1), start).includes("去") && !isHan(seq[start]);
   const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "") || moved;
   let fallback: VerbMatch | null = null;
@@ -301,8 +313,12 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
     if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;
     if (verb && verb.phrase.action !== null) {
+      // 把 X 打开看看 / 把 src/a.py 打开 opens a file to read it.
+      const opensToRead =
+        /看|读|瞧/.test(hanString(seq, verb.end, verb.end + 3)) || seq.slice(start, i).some((u) => /[./]/.test(u));
+      const toggles = DISPOSAL.has(seq[start] ?? "") && TOGGLES.has(verb.phrase.text) && !opensToRead;
       const phrase =
-        CAUSATIVES.has(seq[start] ?? "") && verb.phrase.action !== null
+        (CAUSATIVES.has(seq[start] ?? "") || toggles) && verb.phrase.action !== null
           ? { ...verb.phrase, action: "edit" as const }
           : verb.phrase;
       const found = {

@@ -182,3 +182,18 @@ describe("status codes that are not blockers", () => {
     expect(kind("STATUS: IN_PROGRESS. Fixing the F401 and E722 findings next.")).toBe("promise");
   });
 });
+
+describe("switches, openers and formal prepositions", () => {
+  it("given 把 X 打开 on a setting, then it is a change; on a file to read, it is a look", () => {
+    expect(action("我来把 hot 打开。")).toBe("edit");
+    expect(action("我把 src/dates.py 打开看看。")).toBe("inspect");
+  });
+
+  it("given 所以我 + verb after a conditional sentence, then the promise stands", () => {
+    expect(kind("如果走的是内网 DNS，解析超时也会这样。所以我还是先去查连接建立的耗时。")).toBe("promise");
+  });
+
+  it("given 以下将针对 X 进行检查, then it is a promise to inspect", () => {
+    expect(action("以下將針對所有資料庫存取點進行全面檢查。")).toBe("inspect");
+  });
+});
