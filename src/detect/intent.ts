@@ -116,11 +116,17 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     if (head && verb && verb.phrase.action !== null) {
       return build(seq, at, head.phrase.text, { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
     }
+    // 继续：为 billing.py 补充单元测试.
+    const phrased = head && head.end < at && isHan(seq[at]) ? hanPhraseVerb(seq, at, lex) : null;
+    if (head && phrased && phrased.phrase.action !== null)
+      return build(seq, at, head.phrase.text, phrased, lex, "lead");
   }
   const progressive = lex.progressiveLeads.match(seq, at, lex.fillerUnits);
   if (progressive && (clauseStart || progressiveInside(seq, at, progressive.phrase.text))) {
     const verb = verbAfter(seq, progressive.end, lex) ?? hanPhraseVerb(seq, progressive.end, lex);
-    if (verb && (isHan(verb.phrase.units[0]) || verb.gerund) && !timeClause(seq, verb.end)) {
+    // 正在 retry main 上的 pipeline: an English verb after a Chinese progressive.
+    const latinAfterHan = isHan(progressive.phrase.text[0]) && verb !== null && !isHan(verb.phrase.units[0]);
+    if (verb && (isHan(verb.phrase.units[0]) || verb.gerund || latinAfterHan) && !timeClause(seq, verb.end)) {
       return build(seq, at, progressive.phrase.text, verb, lex, "progressive");
     }
   }
@@ -138,8 +144,15 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   if (subject && (!isHan(seq[at - 1]) || opensSubject(seq, at, lex))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
     // An English verb after a bare 我 needs the mark right after it: 我 rerun 一下 pipeline.
+    // …or a tag asking for agreement at the end: 我 restart 個 consumer 先，得唔得？
+    const tail = seq
+      .slice(verb?.end ?? seq.length)
+      .filter(isHan)
+      .join("");
     const latinMarked =
-      verb !== null && /^(?:一下|下|一遍|一次|紧|埋|返|吓)/.test(hanString(seq, verb.end, verb.end + 2));
+      verb !== null &&
+      (/^(?:一下|下|一遍|一次|紧|埋|返|吓|个)/.test(hanString(seq, verb.end, verb.end + 2)) ||
+        lex.zhTagQuestions.some((t) => tail.endsWith(t)));
     if (
       verb &&
       (isHan(verb.phrase.units[0]) || latinMarked) &&
@@ -183,6 +196,10 @@ const STRONG_LEADS = new Set([
   "让我",
   "我这就",
   "我马上",
+  "我现在",
+  "我立刻",
+  "我去",
+  "等我",
   "我先",
   "我要",
   "我准备",
@@ -307,8 +324,10 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     if (BREAKS.has(seq[i] ?? "")) return fallback;
     if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
     if (preposition && !moved && i === start + 1) continue;
-    // After 的 a verb is a noun (X 的加锁顺序进行核查).
+    // After 的 a verb is a noun (X 的加锁顺序进行核查); before 的 it describes one (涉及更新的两段代码).
     if (seq[i - 1] === "的") continue;
+    const verbHere = verbAfter(seq, i, lex);
+    if (verbHere && seq[verbHere.end] === "的") continue;
     const verb = verbAfter(seq, i, lex);
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
     if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;
@@ -340,6 +359,8 @@ const isConcept = (text: string, lex: Lexicon) => isHan(text[0]) && lex.concepts
 /** A bare 我 + verb is a promise only with a volitional mark: 我看看, 我查下, 我检查一下, 我把…改成 (not 我看这是…). */
 function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch, lex: Lexicon): boolean {
   if (verb.fillersSkipped || verb.at > subjectEnd || verb.phraseObject.length > 0) return true;
+  // 麻烦等我一下，我看 X: a request to wait makes the next 我 + verb the thing waited for.
+  if (POLITE_WAIT.test(seq.slice(0, subjectEnd).filter(isHan).join(""))) return true;
   const verbUnits = verb.phrase.units;
   if (verbUnits.length >= 2 && verbUnits[0] === verbUnits[1]) return true;
   if (/一下|下$|一看|一眼/.test(verb.phrase.text)) return true;
@@ -360,6 +381,8 @@ function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch,
   const rest = seq.slice(verb.end).filter(isHan).join("");
   return /一下|看看|试试|[几两三]遍|[几两三]次/.test(rest) || lex.zhTagQuestions.some((t) => rest.endsWith(t));
 }
+
+const POLITE_WAIT = /稍等|稍候|等我一下|等一下|等等我|给我一点时间|给我一分钟|等阵|等等/u;
 
 /** A verb coordinated with the previous clause ("open X and swap Y", 我先改 X 再跑测试) takes its lead. */
 function chained(seq: readonly string[], prev: Clause, lex: Lexicon): Clause | null {

@@ -103,6 +103,8 @@ function objectsOf(text: string, lex: EndingLexicon): string[] {
   const out: string[] = [];
   for (const [concept, surfaces] of Object.entries(lex.concepts))
     if (surfaces.some((s) => text.includes(s))) out.push(concept);
+  // Katakana words name things (バージョンタグ, リリースノート).
+  for (const word of text.match(/[\p{Script=Katakana}ー]{2,}/gu) ?? []) out.push(word);
   // Latin names glued to a particle (".gitignore에", "README를") keep their Latin part.
   const latin = (text.toLowerCase().match(/[\x21-\x7e]+/g) ?? []).flatMap((run) => units(run));
   out.push(...objectTokens(latin));

@@ -70,7 +70,8 @@ const BLOCKQUOTE = /^[ \t]*>.*$/gm;
 /** Quoted text (with a space or a Han character inside): not the reply's own words. */
 const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』/gu;
 /** A parenthetical aside of several words: "(COPY before install is the usual culprit)" says nothing of the promise. */
-const ASIDE = /\((?=[^()\n]*\s[^()\n]*\s[^()\n]*\s)[^()\n]*\)|（[^（）\n]{6,}）/g;
+const ASIDE =
+  /\((?=[^()\n]*\s[^()\n]*\s[^()\n]*\s)[^()\n]*\)|\((?=[^()\n]*\p{Script=Han})(?=[^()\n]*\s)[^()\n]{6,}\)/gu;
 /** Inline code, paired left to right; with prose in it (Han text, a comment) it is quoted text too. */
 const INLINE_CODE = /`[^`\n]*`/g;
 const PROSE_IN_CODE = /\p{Script=Han}|\/\/|#\s/u;
@@ -472,7 +473,8 @@ function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null
   const lastTwo = sentences.filter((s) => !s.listItem).slice(-2);
   for (const s of lastTwo) {
     const phrase = lex.handBacks.find(
-      (h) => containsPhrase(s.text, h) && !ownAction(s.text, h) && !embeddedQuestion(s.text, h),
+      (h) =>
+        containsPhrase(s.text, h) && !ownAction(s.text, h) && !embeddedQuestion(s.text, h) && !asksToWait(s.text, h),
     );
     if (phrase) return `hands back: "${phrase}"`;
   }
@@ -502,6 +504,12 @@ function embeddedQuestion(text: string, phrase: string): boolean {
   return (
     EMBEDDABLE.has(phrase) && at > 0 && !/[你您]\s*$/u.test(text.slice(0, at)) && !/[?？吗呢]\s*$/u.test(text.trim())
   );
+}
+
+/** 请您稍候, 请你再等一下: asking the user to wait hands nothing back. */
+function asksToWait(text: string, phrase: string): boolean {
+  const rest = text.slice(text.indexOf(phrase) + phrase.length);
+  return /^(?:再)?(?:稍候|稍等|等一下|等等|耐心等)/u.test(rest.trimStart());
 }
 
 /** Question words that also make indirect questions: 我检查一下 X 是否已载入, 数据量会影响要不要分批. */

@@ -213,8 +213,11 @@ export function classSimilarity(
   adjacent: { earlier: readonly string[] } | null = null,
 ): number {
   let best = 0;
+  // "然后我把 X 改成 Y" after "我先备份 X": a further step of another kind is the next step, not the same promise.
+  const further = FURTHER_STEP.test(normalizeText(textB).trim());
   for (const x of a.intents) {
     for (const y of b.intents) {
+      if (further && x.action !== y.action) continue;
       best = Math.max(best, intentSimilarity(x, y));
       if (adjacent && best < SIMILARITY_THRESHOLD) {
         best = Math.max(best, adjacentSimilarity(x, y, textA, textB, adjacent.earlier));

@@ -197,3 +197,49 @@ describe("switches, openers and formal prepositions", () => {
     expect(action("以下將針對所有資料庫存取點進行全面檢查。")).toBe("inspect");
   });
 });
+
+describe("the seventh split's forms", () => {
+  it("given a request to wait before a bare 我 + verb, then the verb is what is waited for", () => {
+    expect(kind("麻煩等我一下，我看 CORS 中介層的設定。")).toBe("promise");
+  });
+
+  it("given 请您稍候, then it asks the user to wait, not to act", () => {
+    expect(kind("不好意思再請您稍候，正在確認 certbot 續期排程。")).toBe("promise");
+  });
+
+  it("given an English verb after 正在 or a strong Chinese lead, then it is a promise", () => {
+    expect(kind("正在 retry main 上的 pipeline……")).toBe("promise");
+    expect(kind("我现在就 perf record 一下 normalize_tags。")).toBe("promise");
+  });
+
+  it("given Cantonese tags (得唔得, 好冇), then the promise stays a promise", () => {
+    expect(kind("我 restart 個 consumer service 先，得唔得？")).toBe("promise");
+  });
+
+  it("given 继续： and a phrase with its verb, then it is a promise; 继续观察中 is a status", () => {
+    expect(kind("继续：为 billing.py 补充单元测试。")).toBe("promise");
+    expect(kind("没有操作，继续观察中～")).not.toBe("promise");
+  });
+
+  it("given a verb that describes a noun (涉及更新的代码), then the main verb is read", () => {
+    expect(action("接下来将对涉及 orders 更新的两段业务代码逐一核查。")).toBe("inspect");
+  });
+
+  it("given a further step of another kind (然后 …), then it does not join the step before it", () => {
+    expect(
+      stalled(
+        "我先备份一下 nginx.conf。",
+        "然后我把 nginx.conf 里的 client_max_body_size 改成 50m。",
+        "改完之后我会 nginx -t 校验。",
+      ),
+    ).toBe(false);
+  });
+});
+
+describe("Japanese objects in katakana", () => {
+  it("given three steps on different things named in katakana, then they are three things", () => {
+    expect(
+      stalled("CHANGELOG を更新します。", "バージョンタグを作成します。", "リリースノートの下書きを書きます。"),
+    ).toBe(false);
+  });
+});
