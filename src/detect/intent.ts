@@ -103,7 +103,7 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
       .filter(isHan)
       .join("");
     const tagged = lex.zhTagQuestions.some((t) => rest.endsWith(t));
-    if (verb && verb.phrase.action !== null && (/看看|试试|再说|看结果|看一下/.test(rest) || tagged)) {
+    if (verb && verb.phrase.action !== null && (/看看|试试|再说|看结果|看一下|确认|验证/.test(rest) || tagged)) {
       return build(seq, at, seq[at] ?? "", verb, lex, "lead");
     }
   }
@@ -324,8 +324,10 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     if (BREAKS.has(seq[i] ?? "")) return fallback;
     if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
     if (preposition && !moved && i === start + 1) continue;
-    // After 的 a verb is a noun (X 的加锁顺序进行核查); before 的 it describes one (涉及更新的两段代码).
-    if (seq[i - 1] === "的") continue;
+    // After 的 a verb is a noun (X 的加锁顺序进行核查); before 的 it describes one (涉及更新的两段代码); inside a
+    // word it is not a verb (装 in 安装步骤).
+    // The segmenter may glue a place end to the verb (里加 is read as a name): after one, the verb stands.
+    if (seq[i - 1] === "的" || (!HAN_PLACE_ENDS.has(seq[i - 1] ?? "") && !startsHanWord(seq, i))) continue;
     const verbHere = verbAfter(seq, i, lex);
     if (verbHere && seq[verbHere.end] === "的") continue;
     const verb = verbAfter(seq, i, lex);
@@ -352,6 +354,22 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     }
   }
   return fallback;
+}
+
+/** Whether a word starts at unit `i` of a Han run, by the segmenter's word boundaries (Latin units always start one). */
+function startsHanWord(seq: readonly string[], i: number): boolean {
+  if (!isHan(seq[i]) || !isHan(seq[i - 1])) return true;
+  let start = i;
+  while (isHan(seq[start - 1])) start--;
+  let end = i;
+  while (isHan(seq[end])) end++;
+  let offset = start;
+  for (const word of hanWords(seq.slice(start, end).join(""))) {
+    if (offset === i) return true;
+    if (offset > i) return false;
+    offset += [...word].length;
+  }
+  return false;
 }
 
 const isConcept = (text: string, lex: Lexicon) => isHan(text[0]) && lex.concepts.has(text);

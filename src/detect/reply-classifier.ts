@@ -75,6 +75,15 @@ const ASIDE =
 /** Inline code, paired left to right; with prose in it (Han text, a comment) it is quoted text too. */
 const INLINE_CODE = /`[^`\n]*`/g;
 const PROSE_IN_CODE = /\p{Script=Han}|\/\/|#\s/u;
+
+/** Inline code without its sentence marks; code that holds "if" or "when" is one name (`IF NOT EXISTS` is no condition). */
+function inlineName(code: string): string {
+  const body = code
+    .slice(1, -1)
+    .replace(/[,:;?!—–。]/g, " ")
+    .trim();
+  return /\b(?:if|when|unless)\b/.test(body) ? ` ${body.split(/\s+/).join("_")} ` : ` ${body} `;
+}
 /** Words reported after "the TODO reads:", 标题是：… to the end of the line: someone else's words. */
 const REPORTED =
   /(?:\b(?:says|said|reads|wrote|writes|titled|message is|comment is)|写的是|写着|内容是|标题是|原话是)\s*:[^\n]*/g;
@@ -113,7 +122,7 @@ function classify(text: string): ReplyClass {
       return `\n${CODE_MARK}${codes.length - 1}\n`;
     })
     .replace(BLOCKQUOTE, "")
-    .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : code.replace(/[,:;?!—–。]/g, " ")))
+    .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : inlineName(code)))
     .replace(QUOTED, " ")
     .replace(ASIDE, " ")
     .replace(REPORTED, " ");
@@ -122,7 +131,9 @@ function classify(text: string): ReplyClass {
   if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, lang);
   const other = KANA_OR_HANGUL.test(raw) ? readOtherScript(raw) : null;
   if (other) return result(other.kind, other.reason, lang, other.intents);
-  const refusal = lex.refusals.find((r) => prose.includes(r));
+  // A refusal ends the reply; "I won't kill anything yet. I'll inspect pid 22871" goes on to promise.
+  const closing = splitSentences(prose).at(-1) ?? prose;
+  const refusal = lex.refusals.find((r) => closing.includes(r));
   if (refusal) return result("refusal", `declines: "${refusal}"`, lang);
 
   const sentences: Sentence[] = splitSentences(prose).map((s) => {

@@ -255,6 +255,8 @@ export function isSimilarReply(a: string, b: string): boolean {
  * sentence is the other's with a short opening added ("少々お待ちください、テストを確認します" / "テストを確認します").
  */
 function sameWords(a: string, b: string): boolean {
+  // "web1 디스크를 확인하겠습니다" / "web2 …": the same words about differently named things.
+  if (differentNames(a, b)) return false;
   const x = lastSentence(a);
   const y = lastSentence(b);
   return nearIdentical(a, b) >= NEAR_IDENTICAL || nearIdentical(x, y) >= NEAR_IDENTICAL || endsAlike(x, y);
@@ -271,6 +273,15 @@ function endsAlike(a: string, b: string): boolean {
   let missing = 0;
   for (const g of grams) if (!tail.includes(g)) missing++;
   return missing <= 1;
+}
+
+/** Latin names with a digit, dot, slash or underscore in each text, none shared. */
+function differentNames(a: string, b: string): boolean {
+  const names = (text: string) =>
+    new Set((text.toLowerCase().match(/[a-z0-9][\w./-]*/g) ?? []).filter((w) => /[a-z]/.test(w) && /[\d./_]/.test(w)));
+  const left = names(a);
+  const right = names(b);
+  return left.size > 0 && right.size > 0 && ![...left].some((n) => right.has(n));
 }
 
 function lastSentence(text: string): string {

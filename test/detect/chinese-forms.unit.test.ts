@@ -243,3 +243,13 @@ describe("Japanese objects in katakana", () => {
     ).toBe(false);
   });
 });
+
+describe("verbs inside words", () => {
+  it("given 装 inside 安装步骤, then the verb is the one after the phrase", () => {
+    expect(action("我这就把安装步骤换成 uv。")).toBe("edit");
+  });
+
+  it("given a verb glued to 里 by the segmenter (里加), then it is still the verb", () => {
+    expect(action("马上去 Dockerfile 里加 apt-get install libpq-dev。")).toBe("edit");
+  });
+});

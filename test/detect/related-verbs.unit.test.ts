@@ -145,3 +145,28 @@ describe("names that differ only in their first part", () => {
     ).toBe(false);
   });
 });
+
+describe("the eighth split's forms", () => {
+  it("given a refusal followed by a promise, then the reply promises", () => {
+    expect(classifyReply("To be safe I won't kill anything yet. I'll inspect pid 22871's command line.").kind).toBe(
+      "promise",
+    );
+  });
+
+  it("given inline code that holds 'IF', then it is no condition", () => {
+    expect(
+      classifyReply("MIGRATION_FAILED: index already exists. Let me fix the migration to use `IF NOT EXISTS`.").kind,
+    ).toBe("promise");
+  });
+
+  it("given near-identical replies about differently numbered hosts, then they are different things", () => {
+    expect(
+      stalled("web1 디스크를 확인하겠습니다.", "web2 디스크를 확인하겠습니다.", "db1 디스크를 확인하겠습니다."),
+    ).toBe(false);
+  });
+
+  it("given 'going ahead with' and 'still going to', then they promise", () => {
+    expect(classifyReply("Going ahead with the go.mod change.").kind).toBe("promise");
+    expect(classifyReply("Just a sec — still going to compare those snapshots.").kind).toBe("promise");
+  });
+});
