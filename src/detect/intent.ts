@@ -102,9 +102,23 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
       .slice(verb?.end ?? seq.length)
       .filter(isHan)
       .join("");
-    const tagged = lex.zhTagQuestions.some((t) => rest.endsWith(t));
+    const tagged =
+      lex.zhTagQuestions.some((t) => rest.endsWith(t)) || /^(?:right|ok|okay|alright)$/.test(seq.at(-1) ?? "");
     if (verb && verb.phrase.action !== null && (/看看|试试|再说|看结果|看一下|确认|验证/.test(rest) || tagged)) {
       return build(seq, at, seq[at] ?? "", verb, lex, "lead");
+    }
+  }
+  // 好的，查询 orders 表已有的索引。/ 删除 duplicate 的 applyCoupon now，马上。: after an acknowledgement, or with 马上/now
+  // in a Chinese sentence, an opening action verb is the reply's own step (an instruction says 即可 or addresses 你).
+  if (clauseStart && ownStep(seq, at, lex)) {
+    const verb = lex.verbs.match(seq, at, lex.fillerUnits);
+    if (
+      verb &&
+      verb.phrase.action !== null &&
+      (!isHan(seq[at]) || verb.end - at >= 2) &&
+      !isConcept(verb.phrase.text, lex)
+    ) {
+      return build(seq, at, "(opens with the verb)", { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
     }
   }
   // "开始第一步：读 X" / "Next step: read X": the verb after the colon takes the sentence's lead.
@@ -179,6 +193,14 @@ function timeClause(seq: readonly string[], from: number): boolean {
 }
 
 const TRIAL_LEADS = new Set(["再", "先", "重", "那"]);
+const INSTRUCTION_WORDS = /即可|就行|就好|你|您|请/u;
+
+function ownStep(seq: readonly string[], at: number, lex: Lexicon): boolean {
+  const han = seq.filter(isHan).join("");
+  if (han.length === 0 || INSTRUCTION_WORDS.test(han)) return false;
+  const acknowledged = at > 0 && skipAcknowledgements(seq, 0, lex) === at;
+  return (acknowledged && isHan(seq[at])) || /马上|现在/.test(han) || seq.at(-1) === "now";
+}
 
 /** Leads that announce an own next action whatever verb follows. */
 const STRONG_LEADS = new Set([

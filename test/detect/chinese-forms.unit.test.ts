@@ -253,3 +253,19 @@ describe("verbs inside words", () => {
     expect(action("马上去 Dockerfile 里加 apt-get install libpq-dev。")).toBe("edit");
   });
 });
+
+describe("the ninth split's forms", () => {
+  it("given an acknowledgement and a sentence that opens with an action verb, then it is the reply's own step", () => {
+    expect(kind("好的，查询 orders 表已有的索引。")).toBe("promise");
+    expect(kind("好的，运行 npm test 即可。")).not.toBe("promise");
+  });
+
+  it("given a mixed sentence that opens with a verb and says now or 马上, then it is a promise", () => {
+    expect(kind("删除 duplicate 的 applyCoupon now.")).toBe("promise");
+    expect(kind("Patch retry loop 的条件 now，马上。")).toBe("promise");
+  });
+
+  it("given 先 + verb with an English tag, then it is a promise", () => {
+    expect(kind("好的，先跑全量 mypy, right?")).toBe("promise");
+  });
+});
