@@ -25,7 +25,33 @@ const isHan = (unit: string | undefined) => unit !== undefined && HAN_UNIT.test(
 const BREAKS = new Set([",", ":", "—", "–"]);
 const MAX_FILLERS = 8;
 /** Han words that open a phrase before the verb: 我把 X 改成, 我来在 X 加上, 我去日志里看看. */
-const HAN_PREPOSITIONS = new Set(["把", "将", "在", "给", "从", "对", "往", "向", "去", "到", "跟", "为", "帮", "用"]);
+const HAN_PREPOSITIONS = new Set([
+  "把",
+  "将",
+  "在",
+  "喺",
+  "给",
+  "从",
+  "对",
+  "往",
+  "向",
+  "去",
+  "到",
+  "跟",
+  "为",
+  "帮",
+  "用",
+  "按",
+  "照",
+  "让",
+  "使",
+]);
+/** 把 hot 打开: switching a thing on or off is a change to it. */
+const DISPOSAL = new Set(["把", "将"]);
+const TWO_CHAR_PREPOSITIONS = new Set(["针对", "对于", "关于", "围绕"]);
+const TOGGLES = new Set(["打开", "开启", "开", "关掉", "关闭", "关"]);
+/** 我会让 main.go 读 LOG_LEVEL: making a thing do something is a change to it. */
+const CAUSATIVES = new Set(["让", "使"]);
 /** Han words that close a place phrase before the verb: 我去日志里看看, 我去 NewLRU 里 init 一下. */
 const HAN_PLACE_ENDS = new Set(["里", "中", "上", "下", "内"]);
 const MAX_PHRASE = 14;
@@ -69,6 +95,32 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
         : null);
     if (verb) return build(seq, at, lead.phrase.text, verb, lex, "lead");
   }
+  // 再触发一次这个 spec 看看, 重新跑一遍试试: 再/重新/先 open an own trial when the sentence says it will look at the outcome.
+  if (clauseStart && TRIAL_LEADS.has(seq[at] ?? "")) {
+    const verb = verbAfter(seq, at, lex) ?? verbAfter(seq, at + 1, lex);
+    const rest = seq
+      .slice(verb?.end ?? seq.length)
+      .filter(isHan)
+      .join("");
+    const tagged =
+      lex.zhTagQuestions.some((t) => rest.endsWith(t)) || /^(?:right|ok|okay|alright)$/.test(seq.at(-1) ?? "");
+    if (verb && verb.phrase.action !== null && (/看看|试试|再说|看结果|看一下|确认|验证/.test(rest) || tagged)) {
+      return build(seq, at, seq[at] ?? "", verb, lex, "lead");
+    }
+  }
+  // 好的，查询 orders 表已有的索引。/ 删除 duplicate 的 applyCoupon now，马上。: after an acknowledgement, or with 马上/now
+  // in a Chinese sentence, an opening action verb is the reply's own step (an instruction says 即可 or addresses 你).
+  if (clauseStart && ownStep(seq, at, lex)) {
+    const verb = lex.verbs.match(seq, at, lex.fillerUnits);
+    if (
+      verb &&
+      verb.phrase.action !== null &&
+      (!isHan(seq[at]) || verb.end - at >= 2) &&
+      !isConcept(verb.phrase.text, lex)
+    ) {
+      return build(seq, at, "(opens with the verb)", { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
+    }
+  }
   // "开始第一步：读 X" / "Next step: read X": the verb after the colon takes the sentence's lead.
   if (clauseStart && seq[at - 1] === ":") {
     const opening = skipAcknowledgements(seq, 0, lex);
@@ -78,11 +130,17 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     if (head && verb && verb.phrase.action !== null) {
       return build(seq, at, head.phrase.text, { ...verb, at, gerund: false, phraseObject: [] }, lex, "lead");
     }
+    // 继续：为 billing.py 补充单元测试.
+    const phrased = head && head.end < at && isHan(seq[at]) ? hanPhraseVerb(seq, at, lex) : null;
+    if (head && phrased && phrased.phrase.action !== null)
+      return build(seq, at, head.phrase.text, phrased, lex, "lead");
   }
   const progressive = lex.progressiveLeads.match(seq, at, lex.fillerUnits);
   if (progressive && (clauseStart || progressiveInside(seq, at, progressive.phrase.text))) {
     const verb = verbAfter(seq, progressive.end, lex) ?? hanPhraseVerb(seq, progressive.end, lex);
-    if (verb && (isHan(verb.phrase.units[0]) || verb.gerund)) {
+    // 正在 retry main 上的 pipeline: an English verb after a Chinese progressive.
+    const latinAfterHan = isHan(progressive.phrase.text[0]) && verb !== null && !isHan(verb.phrase.units[0]);
+    if (verb && (isHan(verb.phrase.units[0]) || verb.gerund || latinAfterHan) && !timeClause(seq, verb.end)) {
       return build(seq, at, progressive.phrase.text, verb, lex, "progressive");
     }
   }
@@ -97,10 +155,18 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   const subject = lex.zhBareSubjects.match(seq, at, lex.fillerUnits);
-  if (subject && (!isHan(seq[at - 1]) || lex.zhSubjectOpeners.has(seq[at - 1] ?? ""))) {
+  if (subject && (!isHan(seq[at - 1]) || opensSubject(seq, at, lex))) {
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
     // An English verb after a bare 我 needs the mark right after it: 我 rerun 一下 pipeline.
-    const latinMarked = verb !== null && /^(?:一下|下|一遍|一次)/.test(hanString(seq, verb.end, verb.end + 2));
+    // …or a tag asking for agreement at the end: 我 restart 個 consumer 先，得唔得？
+    const tail = seq
+      .slice(verb?.end ?? seq.length)
+      .filter(isHan)
+      .join("");
+    const latinMarked =
+      verb !== null &&
+      (/^(?:一下|下|一遍|一次|紧|埋|返|吓|个)/.test(hanString(seq, verb.end, verb.end + 2)) ||
+        lex.zhTagQuestions.some((t) => tail.endsWith(t)));
     if (
       verb &&
       (isHan(verb.phrase.units[0]) || latinMarked) &&
@@ -110,6 +176,30 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     }
   }
   return null;
+}
+
+/** The Han word right before a bare 我 lets it open a clause: 那我, 所以我, 然后我 (openers of one or two characters). */
+function opensSubject(seq: readonly string[], at: number, lex: Lexicon): boolean {
+  const one = seq[at - 1] ?? "";
+  return lex.zhSubjectOpeners.has(one) || lex.zhSubjectOpeners.has(`${seq[at - 2] ?? ""}${one}`);
+}
+
+/** 在修改 Info.plist 之前，…: the clause up to the comma tells when, the promise follows it. */
+function timeClause(seq: readonly string[], from: number): boolean {
+  let end = from;
+  while (end < seq.length && !BREAKS.has(seq[end] ?? "")) end++;
+  const han = seq.slice(from, end).filter(isHan).join("");
+  return /(?:之前|以前|之后|以后|的时候|时)$/.test(han);
+}
+
+const TRIAL_LEADS = new Set(["再", "先", "重", "那"]);
+const INSTRUCTION_WORDS = /即可|就行|就好|你|您|请/u;
+
+function ownStep(seq: readonly string[], at: number, lex: Lexicon): boolean {
+  const han = seq.filter(isHan).join("");
+  if (han.length === 0 || INSTRUCTION_WORDS.test(han)) return false;
+  const acknowledged = at > 0 && skipAcknowledgements(seq, 0, lex) === at;
+  return (acknowledged && isHan(seq[at])) || /马上|现在/.test(han) || seq.at(-1) === "now";
 }
 
 /** Leads that announce an own next action whatever verb follows. */
@@ -128,6 +218,10 @@ const STRONG_LEADS = new Set([
   "让我",
   "我这就",
   "我马上",
+  "我现在",
+  "我立刻",
+  "我去",
+  "等我",
   "我先",
   "我要",
   "我准备",
@@ -226,8 +320,9 @@ function verbAfter(seq: readonly string[], from: number, lex: Lexicon): VerbMatc
     if (verb) {
       const gerund = /ing$/.test(seq[i] ?? "");
       found = { phrase: verb.phrase, end: verb.end, at: i, gerund, phraseObject: [], fillersSkipped: i > from };
-      // A verb that is also a filler ("try to check", 继续检查) hands over to a verb after it.
-      if (!filler) return found;
+      // A verb that is also a filler ("try to check", 继续检查) hands over to a verb after it; one that reaches past
+      // the filler (重新读一下 against 重新) is the verb.
+      if (!filler || verb.end > filler.end) return found;
     }
     if (!filler) return found;
     i = filler.end;
@@ -241,17 +336,40 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
   while (lex.fillers.match(seq, start, lex.fillerUnits) && start - from < MAX_FILLERS) {
     start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
   }
-  const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "");
+  // 我去 Dockerfile 补上 X, 我这就去 useOrders.ts 里给 userId 加判空: after 去 the place phrase needs no preposition.
+  // 针对/对于/关于 X 进行检查: a two-character preposition.
+  if (TWO_CHAR_PREPOSITIONS.has(hanString(seq, start, start + 2))) start += 1;
+  const moved = seq.slice(Math.max(0, from - 1), start).includes("去") && !isHan(seq[start]);
+  const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "") || moved;
   let fallback: VerbMatch | null = null;
   for (let i = start + 1; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
     if (BREAKS.has(seq[i] ?? "")) return fallback;
     if (!preposition && !HAN_PLACE_ENDS.has(seq[i - 1] ?? "")) continue;
-    if (preposition && i === start + 1) continue;
+    if (preposition && !moved && i === start + 1) continue;
+    // After 的 a verb is a noun (X 的加锁顺序进行核查); before 的 it describes one (涉及更新的两段代码); inside a
+    // word it is not a verb (装 in 安装步骤).
+    // The segmenter may glue a place end to the verb (里加 is read as a name): after one, the verb stands.
+    if (seq[i - 1] === "的" || (!HAN_PLACE_ENDS.has(seq[i - 1] ?? "") && !startsHanWord(seq, i))) continue;
+    const verbHere = verbAfter(seq, i, lex);
+    if (verbHere && seq[verbHere.end] === "的") continue;
     const verb = verbAfter(seq, i, lex);
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
     if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;
     if (verb && verb.phrase.action !== null) {
-      const found = { ...verb, phraseObject: seq.slice(preposition ? start + 1 : start, i), fillersSkipped: true };
+      // 把 X 打开看看 / 把 src/a.py 打开 opens a file to read it.
+      const opensToRead =
+        /看|读|瞧/.test(hanString(seq, verb.end, verb.end + 3)) || seq.slice(start, i).some((u) => /[./]/.test(u));
+      const toggles = DISPOSAL.has(seq[start] ?? "") && TOGGLES.has(verb.phrase.text) && !opensToRead;
+      const phrase =
+        (CAUSATIVES.has(seq[start] ?? "") || toggles) && verb.phrase.action !== null
+          ? { ...verb.phrase, action: "edit" as const }
+          : verb.phrase;
+      const found = {
+        ...verb,
+        phrase,
+        phraseObject: seq.slice(preposition && !moved ? start + 1 : start, i),
+        fillersSkipped: true,
+      };
       // A verb that is also a noun (配置, 测试) may be part of the object: 我把数据库配置挪到 .env.
       if (!isConcept(verb.phrase.text, lex)) return found;
       fallback ??= found;
@@ -260,11 +378,29 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
   return fallback;
 }
 
+/** Whether a word starts at unit `i` of a Han run, by the segmenter's word boundaries (Latin units always start one). */
+function startsHanWord(seq: readonly string[], i: number): boolean {
+  if (!isHan(seq[i]) || !isHan(seq[i - 1])) return true;
+  let start = i;
+  while (isHan(seq[start - 1])) start--;
+  let end = i;
+  while (isHan(seq[end])) end++;
+  let offset = start;
+  for (const word of hanWords(seq.slice(start, end).join(""))) {
+    if (offset === i) return true;
+    if (offset > i) return false;
+    offset += [...word].length;
+  }
+  return false;
+}
+
 const isConcept = (text: string, lex: Lexicon) => isHan(text[0]) && lex.concepts.has(text);
 
 /** A bare 我 + verb is a promise only with a volitional mark: 我看看, 我查下, 我检查一下, 我把…改成 (not 我看这是…). */
 function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch, lex: Lexicon): boolean {
   if (verb.fillersSkipped || verb.at > subjectEnd || verb.phraseObject.length > 0) return true;
+  // 麻烦等我一下，我看 X: a request to wait makes the next 我 + verb the thing waited for.
+  if (POLITE_WAIT.test(seq.slice(0, subjectEnd).filter(isHan).join(""))) return true;
   const verbUnits = verb.phrase.units;
   if (verbUnits.length >= 2 && verbUnits[0] === verbUnits[1]) return true;
   if (/一下|下$|一看|一眼/.test(verb.phrase.text)) return true;
@@ -285,6 +421,8 @@ function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch,
   const rest = seq.slice(verb.end).filter(isHan).join("");
   return /一下|看看|试试|[几两三]遍|[几两三]次/.test(rest) || lex.zhTagQuestions.some((t) => rest.endsWith(t));
 }
+
+const POLITE_WAIT = /稍等|稍候|等我一下|等一下|等等我|给我一点时间|给我一分钟|等阵|等等/u;
 
 /** A verb coordinated with the previous clause ("open X and swap Y", 我先改 X 再跑测试) takes its lead. */
 function chained(seq: readonly string[], prev: Clause, lex: Lexicon): Clause | null {
@@ -363,7 +501,8 @@ function objectEndAt(seq: readonly string[], from: number, lex: Lexicon): number
     if (i > from && CHAIN.has(unit) && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "," && lex.verbs.match(seq, i + 1, lex.fillerUnits)) return i;
     if (i > from && unit === "然" && seq[i + 1] === "后") return i;
-    if (i > from + 1 && isHan(unit) && isHan(seq[i - 1]) && hanVerbAt(seq, i, lex)) return i;
+    // Not after 的: X 的扫描设定 is a noun phrase.
+    if (i > from + 1 && isHan(unit) && isHan(seq[i - 1]) && seq[i - 1] !== "的" && hanVerbAt(seq, i, lex)) return i;
   }
   return seq.length;
 }
@@ -397,7 +536,7 @@ export function objectTokens(span: readonly string[], lex: Lexicon = lexicon()):
   return out;
 }
 
-/** Known nouns first (longest first: 编译错误 -> compile, error), then the remaining words of two or more characters. */
+/** Known nouns first (longest first: 编译错误 -> build, error), then the remaining words of two or more characters. */
 function addHan(text: string, out: string[], lex: Lexicon): void {
   let rest = text;
   for (const [surface, concept] of lex.hanConcepts) {
@@ -430,20 +569,26 @@ function addHan(text: string, out: string[], lex: Lexicon): void {
 const IDENTIFIER = /[./_@\d]|[a-z]-[a-z]/;
 const ERROR_CODE = /^[a-z]{1,4}\d{3,5}$/;
 const EXTENSION_CONCEPTS: Record<string, string> = { log: "log", md: "doc" };
-const FILE_EXTENSIONS = new Set(
-  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp cs kt swift sh yml yaml toml xml txt log html css sql lock".split(
+export const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
+  "ts tsx js jsx mjs cjs json md py java go rs vue rb php c h cpp hpp cc cs kt kts swift sh bash zsh yml yaml toml xml txt log html htm css scss sass less sql lock ini cfg conf env properties gradle plist proto csv tsv mod sum tf hcl dart ex exs erl scala clj lua pl r ipynb svelte astro mdx rst jsonl ndjson graphql gql dockerfile makefile pem crt key service socket timer".split(
     " ",
   ),
 );
 
 function addLatin(word: string, out: string[], lex: Lexicon): void {
+  // A number of three or more digits names something (migration 0007, issue 41882); a short one does not.
+  if (/^\d{3,}$/.test(word)) {
+    out.push(word);
+    return;
+  }
   if (lex.enStopWords.has(word) || lex.pronouns.has(word) || /^\d+$/.test(word)) return;
   if (ERROR_CODE.test(word)) {
     out.push("error");
     return;
   }
   if (IDENTIFIER.test(word)) {
-    const file = word.split("/").at(-1) ?? word;
+    // "api.service's journal": the possessive is not part of the name.
+    const file = (word.split("/").at(-1) ?? word).replace(/'s?$/, "");
     out.push(file);
     // A folder (src/styles) is the same noun as the word (styles folder).
     if (/^[a-z]+$/.test(file)) out.push(lex.concepts.get(lemmatize(file, lex)) ?? lemmatize(file, lex));
@@ -451,6 +596,7 @@ function addLatin(word: string, out: string[], lex: Lexicon): void {
     if (known) out.push(known);
     for (const part of file.split(/[.@_-]/)) {
       if (Object.hasOwn(EXTENSION_CONCEPTS, part)) out.push(EXTENSION_CONCEPTS[part] as string);
+      if (/^\d{3,}$/.test(part)) out.push(part);
       if (part === file || part.length < 2 || FILE_EXTENSIONS.has(part) || /^\d/.test(part)) continue;
       if (lex.enStopWords.has(part)) continue;
       out.push(lex.concepts.get(part) ?? part);
@@ -483,7 +629,8 @@ export function lemmatize(word: string, lex: Lexicon = lexicon()): string {
 function conditionalBefore(before: readonly string[], lex: Lexicon): boolean {
   for (let i = 0; i < before.length; i++) if (lex.enConditionals.match(before, i, lex.fillerUnits)) return true;
   const han = before.filter(isHan).join("");
-  return lex.zhConditionals.some((c) => han.includes(c));
+  // 当你问…时，我会…: a promise for whenever something happens.
+  return lex.zhConditionals.some((c) => han.includes(c)) || /当.{1,30}时/u.test(han);
 }
 
 function conditionalAfter(seq: readonly string[], verbEnd: number, objectEnd: number, lex: Lexicon): boolean {
@@ -498,9 +645,15 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
   const head = seq[verb.at] ?? "";
   if (isHan(head)) {
     const after = hanString(seq, verb.end, verb.end + 2);
-    if (after.startsWith("到底")) return false;
-    const before = seq
-      .slice(Math.max(0, start - 4), verb.at)
+    // 到底, and 过 + 一遍 (读过一遍: through, once) are not the past.
+    // 过来/过去 are directions (改过来: change it over), not the past.
+    if (after.startsWith("到底") || /^过(?:一遍|一下|一次|来|去)/.test(hanString(seq, verb.end, verb.end + 3)))
+      return false;
+    const window = seq.slice(Math.max(0, start - 4), verb.at);
+    // Only inside the clause: 接续刚才：我在 X 加上 Y is not the past.
+    const lastBreak = Math.max(...window.map((u, i) => (BREAKS.has(u) ? i : -1)));
+    const before = window
+      .slice(lastBreak + 1)
       .filter(isHan)
       .join("");
     // 要/就要/将 + verb + 了 is "about to": 马上要重新编译了.
@@ -516,8 +669,14 @@ function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex
   if (kind === "gerund") {
     const rest = seq.slice(verb.end);
     // "Fixing the hook so it doesn't rely on X": a clause with its own subject after a cut word has its own verb.
+    // "Running the build again to see if the errors are stable": a purpose or a condition has its own verb.
     const stop = rest.findIndex(
-      (u, i) => BREAKS.has(u) || (lex.enObjectCuts.has(u) && SUBJECTS.has(rest[i + 1] ?? "")),
+      (u, i) =>
+        BREAKS.has(u) ||
+        (lex.enObjectCuts.has(u) && SUBJECTS.has(rest[i + 1] ?? "")) ||
+        u === "if" ||
+        u === "whether" ||
+        (u === "to" && purpose(rest, i + 1, lex)),
     );
     return (
       (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex)

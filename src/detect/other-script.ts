@@ -13,12 +13,14 @@ interface EndingLexicon {
   conditionals: string[];
   handBacks: string[];
   handBackExceptions: string[];
+  tagQuestions: string[];
+  statementEndings: string[];
   verbs: Partial<Record<Action, string[]>>;
   concepts: Record<string, string[]>;
 }
 
 export interface OtherScriptReading {
-  kind: "promise" | "past" | "question" | "conditional";
+  kind: "promise" | "past" | "question" | "conditional" | "factual";
   reason: string;
   intents: { action: Action; object: string[]; verb: string; lead: string }[];
 }
@@ -27,14 +29,14 @@ const HANGUL = /\p{Script=Hangul}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const CODE_BLOCK = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 /** What may join a verb stem to its ending: コンパイルし(てみます), 확인해 (볼게요), 확인하(겠습니다). */
-const VERB_LINKS = ["", "し", "해", "하"];
+const VERB_LINKS = ["", "し", "해", "하", "て"];
 
 /** Null when the reply is neither Japanese nor Korean, or no sentence ends in a known way. */
 export function readOtherScript(raw: string): OtherScriptReading | null {
   const lex: EndingLexicon | null = HANGUL.test(raw) ? ko : KANA.test(raw) ? ja : null;
   if (!lex) return null;
-  const sentences = raw
-    .normalize("NFKC")
+  const text = withoutTag(raw.normalize("NFKC"), lex);
+  const sentences = text
     .replace(CODE_BLOCK, "\n")
     .split(/[。!?！？\n]+|\.(?=\s|$)/u)
     .map((s) =>
@@ -47,7 +49,7 @@ export function readOtherScript(raw: string): OtherScriptReading | null {
     )
     .filter((s) => s.length > 0);
   const last = sentences.at(-1) ?? "";
-  if (/[?？]\s*$/.test(raw.trim()) || lex.questionEndings.some((e) => last.endsWith(e))) {
+  if (/[?？]\s*$/.test(text.trim()) || lex.questionEndings.some((e) => last.endsWith(e))) {
     return { kind: "question", reason: "ends with a question", intents: [] };
   }
   const handBack = sentences.find(
@@ -63,7 +65,19 @@ export function readOtherScript(raw: string): OtherScriptReading | null {
     past ??= lex.pastEndings.find((e) => sentence.endsWith(e)) ?? null;
   }
   if (conditional) return { ...conditional, reason: `a promise under a condition: ${conditional.reason}` };
-  return past ? { kind: "past", reason: `tells what was done: "${past}"`, intents: [] } : null;
+  if (past) return { kind: "past", reason: `tells what was done: "${past}"`, intents: [] };
+  const statement = lex.statementEndings.find((e) => last.endsWith(e));
+  return statement ? { kind: "factual", reason: `states a fact: "${statement}"`, intents: [] } : null;
+}
+
+/** "実行しますね、いいですか？", "추가할게요, 괜찮죠?": a promise with a tag asking for agreement is still a promise. */
+function withoutTag(text: string, lex: EndingLexicon): string {
+  const trimmed = text
+    .trim()
+    .replace(/[?？]+$/u, "")
+    .trimEnd();
+  const tag = lex.tagQuestions.find((t) => trimmed.endsWith(t) && /[、,，\s]$/u.test(trimmed.slice(0, -t.length)));
+  return tag ? trimmed.slice(0, -tag.length).replace(/[、,，\s]+$/u, "") : text;
 }
 
 function promiseIn(sentence: string, lex: EndingLexicon): OtherScriptReading | null {
@@ -89,7 +103,10 @@ function objectsOf(text: string, lex: EndingLexicon): string[] {
   const out: string[] = [];
   for (const [concept, surfaces] of Object.entries(lex.concepts))
     if (surfaces.some((s) => text.includes(s))) out.push(concept);
-  const latin = units(text.toLowerCase()).filter((u) => /^[\x21-\x7e]+$/.test(u));
+  // Katakana words name things (バージョンタグ, リリースノート).
+  for (const word of text.match(/[\p{Script=Katakana}ー]{2,}/gu) ?? []) out.push(word);
+  // Latin names glued to a particle (".gitignore에", "README를") keep their Latin part.
+  const latin = (text.toLowerCase().match(/[\x21-\x7e]+/g) ?? []).flatMap((run) => units(run));
   out.push(...objectTokens(latin));
   return [...new Set(out)];
 }

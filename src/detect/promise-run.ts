@@ -1,7 +1,7 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/session.js";
 import { classifyReply } from "./reply-classifier.js";
-import { classSimilarity, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
+import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
 
 export type { RunEvent };
 
@@ -135,7 +135,8 @@ function largestGroup(recent: readonly RunReply[]): RunReply[] {
       const b = candidates[j] as RunReply;
       if (
         find(a) !== find(b) &&
-        similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null)
+        similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null) &&
+        compatibleGroups(candidates, find, find(a), find(b))
       )
         group.set(candidates[find(b)] as RunReply, find(a));
     }
@@ -145,6 +146,18 @@ function largestGroup(recent: readonly RunReply[]): RunReply[] {
   let best: RunReply[] = [];
   for (const list of members.values()) if (list.length >= best.length) best = list;
   return best.length >= 2 ? best : [];
+}
+
+/** Joining two groups keeps every pair of members' actions compatible (one action, however it is phrased). */
+function compatibleGroups(
+  candidates: readonly RunReply[],
+  find: (r: RunReply) => number,
+  left: number,
+  right: number,
+): boolean {
+  const members = (g: number) => candidates.filter((r) => find(r) === g).map((r) => classifyReply(r.text));
+  const others = members(right);
+  return members(left).every((a) => others.every((b) => compatibleReplies(a, b)));
 }
 
 function reset(run: PromiseRun): PromiseRun {

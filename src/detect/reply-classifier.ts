@@ -67,12 +67,29 @@ const result = (kind: ReplyKind, reason: string, lang: ReplyLang, intents: Inten
 
 const CODE_BLOCK = /(```|~~~)[^\n]*\n?[\s\S]*?(?:\1|$)/g;
 const BLOCKQUOTE = /^[ \t]*>.*$/gm;
-/** Quoted text (with a space or a Han character inside) and inline code with prose in it: not the reply's own words. */
-const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』|`[^`\n]*(?:\p{Script=Han}|\/\/|#\s)[^`\n]*`/gu;
+/** Quoted text (with a space or a Han character inside): not the reply's own words. */
+const QUOTED = /"[^"\n]*[\s\p{Script=Han}][^"\n]*"|「[^」]*」|『[^』]*』/gu;
+/** A parenthetical aside of several words: "(COPY before install is the usual culprit)" says nothing of the promise. */
+const ASIDE =
+  /\((?=[^()\n]*\s[^()\n]*\s[^()\n]*\s)[^()\n]*\)|\((?=[^()\n]*\p{Script=Han})(?=[^()\n]*\s)[^()\n]{6,}\)/gu;
+/** Inline code, paired left to right; with prose in it (Han text, a comment) it is quoted text too. */
+const INLINE_CODE = /`[^`\n]*`/g;
+const PROSE_IN_CODE = /\p{Script=Han}|\/\/|#\s/u;
+
+/** Inline code without its sentence marks; code that holds "if" or "when" is one name (`IF NOT EXISTS` is no condition). */
+function inlineName(code: string): string {
+  const body = code
+    .slice(1, -1)
+    .replace(/[,:;?!—–。]/g, " ")
+    .trim();
+  return /\b(?:if|when|unless)\b/.test(body) ? ` ${body.split(/\s+/).join("_")} ` : ` ${body} `;
+}
 /** Words reported after "the TODO reads:", 标题是：… to the end of the line: someone else's words. */
 const REPORTED =
   /(?:\b(?:says|said|reads|wrote|writes|titled|message is|comment is)|写的是|写着|内容是|标题是|原话是)\s*:[^\n]*/g;
 const LIST_ITEM = /^\s*(?:[-*+•]\s|\d+[.)]\s|\d+、|[一二三四五六七八九十]+、)\s*/;
+/** A heading that names the next step, alone on its line ("### 下一步", "**Next step**"): it leads the line after it. */
+const STEP_HEADING = /^[#*\s]*(下一步|接下来|next step|next steps)[*\s]*\n+/gm;
 /** A code block stands in the prose as one line of its own with this mark, so its place among the sentences stays. */
 const CODE_MARK = "\u0001code";
 const TABLE_LINE = /^\s*\|.*\|\s*$/;
@@ -96,6 +113,7 @@ function classify(text: string): ReplyClass {
   let shell: string | null = null;
   let allShell = true;
   const prose = normalized
+    .replace(STEP_HEADING, "$1: ")
     .replace(CODE_BLOCK, (block) => {
       const body = block.replace(/^(```|~~~)[^\n]*|(```|~~~)$/g, "");
       if (!isShell(block)) allShell = false;
@@ -104,14 +122,18 @@ function classify(text: string): ReplyClass {
       return `\n${CODE_MARK}${codes.length - 1}\n`;
     })
     .replace(BLOCKQUOTE, "")
+    .replace(INLINE_CODE, (code) => (PROSE_IN_CODE.test(code) ? " " : inlineName(code)))
     .replace(QUOTED, " ")
+    .replace(ASIDE, " ")
     .replace(REPORTED, " ");
   const codeBlocks = codes.length;
   const lang = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);
   if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, lang);
   const other = KANA_OR_HANGUL.test(raw) ? readOtherScript(raw) : null;
   if (other) return result(other.kind, other.reason, lang, other.intents);
-  const refusal = lex.refusals.find((r) => prose.includes(r));
+  // A refusal ends the reply; "I won't kill anything yet. I'll inspect pid 22871" goes on to promise.
+  const closing = splitSentences(prose).at(-1) ?? prose;
+  const refusal = lex.refusals.find((r) => closing.includes(r));
   if (refusal) return result("refusal", `declines: "${refusal}"`, lang);
 
   const sentences: Sentence[] = splitSentences(prose).map((s) => {
@@ -173,6 +195,10 @@ function classify(text: string): ReplyClass {
   if (before >= LONG_LEAD_UNITS) return result("deliverable", `answers first (${before} units), then announces`, lang);
   const after = tailUnits(sentences, last);
   if (after >= LONG_TAIL_UNITS) return result("deliverable", `goes on after the promise (${after} units)`, lang);
+  // The colon of the sentence's first promise: clauses after it belong to the answer ("让我看看：在 X 里加上 Y").
+  const opening = promises.find((p) => p.sentence === last.sentence) ?? last;
+  const answered = answersAfterColon(sentences, opening, shell, lex);
+  if (answered) return result("deliverable", answered, lang);
   const intents: Intent[] = promises.map(({ clause, sentence }) => ({
     action: clause.action as string,
     object:
@@ -189,7 +215,9 @@ function classify(text: string): ReplyClass {
     lead: clause.lead,
     anaphoric: clause.anaphoric,
   }));
-  const shown = shownCommand(sentences, last.sentence);
+  const shown =
+    shownCommand(sentences, last.sentence) ??
+    (shell !== null && allShell && codeBlocks <= 2 ? shownAlone(shell, sentences, all) : null);
   if (shown)
     intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
   const named = intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(", ");
@@ -218,7 +246,7 @@ function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | nul
   if (headVerb === null) return null;
   const itemVerbs = items.map((s) => verbOpening(s.seq, lex));
   // "I'll work through these:", 我打算：: a lead with no verb the lexicons know takes the items unspecifically.
-  const unspecific = hasLead(header, lex) ? "continue" : null;
+  const unspecific = hasLead(header, lex) || STEP_WORDS.test(header.text) ? "continue" : null;
   const action = headVerb !== "none" ? headVerb : itemVerbs.every((v) => v !== null) ? itemVerbs[0] : unspecific;
   if (!action) return null;
   const object = [
@@ -229,7 +257,7 @@ function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | nul
 
 const HEADER_UNITS = 12;
 const STEP_WORDS =
-  /\b(?:plan|next|todo|to-do|to check|to try|to do|to verify|to look at)\b|接下来|下一步|计划|打算|准备|依次|待办|待查/u;
+  /\b(?:next|todo|to-do|to check|to try|to do|to verify|to look at|working through|going through|checklist)\b|接下来|下一步|打算|准备|依次|依序|逐项|清单|待办|待查|待会|逐一/u;
 
 /** A header that announces the reply's own next steps: a lead ("I'll", 我准备), a plan word, or "things to check". */
 function announcesSteps(header: Sentence, lex: Lexicon): boolean {
@@ -327,6 +355,12 @@ function isShell(block: string): boolean {
 /** The command is for the user to run: "please run", "in your terminal", 请在终端里手动运行; or steps follow it. */
 const FOR_THE_USER = /\b(?:you|your|please)\b|请|你|您|手动|复制/u;
 const THEN = /^(?:then|and then|after that|然后|之后|接着)/u;
+/**
+ * An instruction, not an own step: "Run this from the repo root:", "Then check with:", 在仓库根目录执行：, 然后验证一下：.
+ * A bare "Run:" before the command stays the reply's own (it shows what it would run).
+ */
+const INSTRUCTION =
+  /^(?:then,? )?(?:run|execute|try|use|type|paste|enter|check)\b(?: it| this| these| that| the following| with| from)\b|^then,? (?!i\b|i'|let me|we\b)[a-z]+ (?:with|this|it)\b|^(?:在|从)[^我:]{1,20}(?:执行|运行|跑)|^(?:然后|接着|之后)(?!我)[^:]{0,12}:/u;
 
 /** Prose around a shown command at most this long: the reply is the command, not an answer that quotes one. */
 const SHOWN_PROSE_UNITS = 20;
@@ -338,7 +372,12 @@ const SHOWN_PROSE_UNITS = 20;
 function shownAlone(shell: string, sentences: readonly Sentence[], clauses: readonly Clause[]): string[] | null {
   if (clauses.some((c) => c.past || c.status || c.conditional)) return null;
   const after = sentences.slice(sentences.findIndex((s) => s.code !== null) + 1).find((s) => s.code === null);
-  if (sentences.some((s) => FOR_THE_USER.test(s.text)) || (after && THEN.test(after.text))) return null;
+  if (
+    sentences.some((s) => FOR_THE_USER.test(s.text) || INSTRUCTION.test(s.text)) ||
+    (after && THEN.test(after.text))
+  ) {
+    return null;
+  }
   if (proseUnits(sentences) > SHOWN_PROSE_UNITS) return null;
   const command = [...new Set(units(shell).filter((u) => !BREAK_UNITS.has(u) && !/^-/.test(u)))];
   return command.length > 0 ? command : null;
@@ -372,6 +411,57 @@ function proseUnits(sentences: readonly Sentence[]): number {
   return sentences.reduce((n, s) => n + countUnits(s.seq), 0);
 }
 
+/** Units after a promise's colon, in its sentence, above which a clause there is the answer itself. */
+const COLON_ANSWER_UNITS = 8;
+
+/**
+ * The promise is kept in the reply itself: "让我看看：浏览器先送 OPTIONS 预检，…" answers after its colon, and "我来写一下：" or
+ * "Let me write the config:" followed by code that is not a shell command hands over what it announced.
+ */
+function answersAfterColon(
+  sentences: readonly Sentence[],
+  last: { sentence: number; clause: Clause },
+  shell: string | null,
+  lex: Lexicon,
+): string | null {
+  const seq = sentences[last.sentence]?.seq ?? [];
+  const colon = seq.indexOf(":", last.clause.end);
+  if (colon === -1) return null;
+  const answer = seq.slice(colon + 1);
+  // "Continuing: I'll remove the line" restates the promise; "Let me do step 1 now: swap X for Y" names the step.
+  const restates = answer.some((_, i) => lex.leads.match(answer, i, lex.fillerUnits) !== null);
+  const clauses = answer.includes(",") && longestPart(answer) >= CLAUSE_UNITS;
+  if (!restates && countUnits(answer) >= COLON_ANSWER_UNITS && (states(answer, lex) || clauses)) {
+    return "answers after its colon";
+  }
+  const next = sentences[last.sentence + 1];
+  const writes = last.clause.action === "edit" || last.clause.action === "fix";
+  if (writes && colon === seq.length - 1 && next?.code && shell === null) return "writes out what it announced";
+  return null;
+}
+
+/** A comma-separated part of at least this many units is a clause (advice, a finding), not a listed name. */
+const CLAUSE_UNITS = 7;
+
+function longestPart(seq: readonly string[]): number {
+  let best = 0;
+  let start = 0;
+  for (let i = 0; i <= seq.length; i++) {
+    if (i < seq.length && seq[i] !== ",") continue;
+    best = Math.max(best, countUnits(seq.slice(start, i)));
+    start = i + 1;
+  }
+  return best;
+}
+
+const REASONING = new Set(["because", "so", "you", "your", "since"]);
+
+/** A clause that states or reasons: 是, 代表, 所以, 了, 你, "because", or an English finite verb. */
+function states(seq: readonly string[], lex: Lexicon): boolean {
+  if (seq.some((u) => u === "是" || u === "你" || lex.enFiniteVerbs.has(u) || REASONING.has(u))) return true;
+  return /代表|就是|意味|所以|因为|了/.test(seq.filter((u) => /^\p{Script=Han}$/u.test(u)).join(""));
+}
+
 /** Prose after the last promise; short list items right after it are its objects ("check two things: - a - b"). */
 function tailUnits(sentences: readonly Sentence[], last: { sentence: number; clause: Clause }): number {
   const rest = sentences[last.sentence]?.seq.slice(last.clause.end) ?? [];
@@ -393,7 +483,10 @@ const USER_QUESTION = /(?:你|您|\byou\b)[^\n]*(?:[?？]|吗)\s*$/u;
 function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null {
   const lastTwo = sentences.filter((s) => !s.listItem).slice(-2);
   for (const s of lastTwo) {
-    const phrase = lex.handBacks.find((h) => containsPhrase(s.text, h) && !ownAction(s.text, h));
+    const phrase = lex.handBacks.find(
+      (h) =>
+        containsPhrase(s.text, h) && !ownAction(s.text, h) && !embeddedQuestion(s.text, h) && !asksToWait(s.text, h),
+    );
     if (phrase) return `hands back: "${phrase}"`;
   }
   // "先确认一下：\n- 你有 API key 吗？": a listed question to the user.
@@ -408,12 +501,30 @@ function handBackOf(sentences: readonly Sentence[], lex: Lexicon): string | null
 
 /** "I'll run the suite first, okay?" is a promise with a tag, not a question to the user. */
 function endsWithTag(body: string, lex: Lexicon): boolean {
+  const squashed = body.replace(/(?<=\p{Script=Han}|\w)\s+(?=\p{Script=Han})/gu, "");
   return lex.tagQuestions.some((tag) => {
-    if (!body.endsWith(tag)) return false;
-    const rest = body.slice(0, -tag.length).trimEnd();
+    if (!squashed.endsWith(tag)) return false;
+    const rest = squashed.slice(0, -tag.length).trimEnd();
     return /[,—–-]$|\p{Script=Han}$/u.test(rest);
   });
 }
+
+/** 我检查一下 KVM 模块是否已载入。: 是否 inside a statement (not after 你) asks nothing of the user. */
+function embeddedQuestion(text: string, phrase: string): boolean {
+  const at = text.indexOf(phrase);
+  return (
+    EMBEDDABLE.has(phrase) && at > 0 && !/[你您]\s*$/u.test(text.slice(0, at)) && !/[?？吗呢]\s*$/u.test(text.trim())
+  );
+}
+
+/** 请您稍候, 请你再等一下: asking the user to wait hands nothing back. */
+function asksToWait(text: string, phrase: string): boolean {
+  const rest = text.slice(text.indexOf(phrase) + phrase.length);
+  return /^(?:再)?(?:稍候|稍等|等一下|等等|耐心等)/u.test(rest.trimStart());
+}
+
+/** Question words that also make indirect questions: 我检查一下 X 是否已载入, 数据量会影响要不要分批. */
+const EMBEDDABLE = new Set(["是否", "要不要", "是否需要", "需不需要"]);
 
 /** "I'll try again", 我再试一次: the hand-back words ("try again", 再试一次) name the reply's own next step. */
 const OWN_LEAD = /(?:\bi'll|\bi will|\blet me|\bi'm going to|\bwe'll|我|我来|让我|我们)\s*$/u;

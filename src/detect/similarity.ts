@@ -1,4 +1,4 @@
-import { objectTokens } from "./intent.js";
+import { FILE_EXTENSIONS, objectTokens } from "./intent.js";
 import { lexicon } from "./lexicon.js";
 import { classifyReply, type Intent, type ReplyClass } from "./reply-classifier.js";
 import { normalizeText, units } from "./units.js";
@@ -26,6 +26,8 @@ function actionAffinity(a: string, b: string): number {
   if ((a === "fix" && b === "edit") || (a === "edit" && b === "fix")) return 1;
   // "look up which version" and "check which version" ask the same question.
   if ((a === "inspect" && b === "search") || (a === "search" && b === "inspect")) return 0.8;
+  // "run git blame" / 看 git blame, 跑 bigkeys 扫描 / 扫一下大 key: running a tool to look is looking.
+  if ((a === "inspect" && b === "run") || (a === "run" && b === "inspect")) return 0.6;
   // "apply ruff's autofix" / "run the autofix", 升级依赖 / go get -u: running a tool and changing code meet on one object.
   if ((a === "run" && (b === "edit" || b === "fix")) || (b === "run" && (a === "edit" || a === "fix"))) return 0.5;
   if (a === "continue" || b === "continue" || a === "act" || b === "act") return 0.9;
@@ -75,8 +77,11 @@ export function intentSimilarity(a: Intent, b: Intent): number {
  * Renamed means the object points back ("that reference", 这个任务) or the two replies share a content word.
  */
 function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string, earlier: readonly string[]): number {
+  if (differentThings(x.object, y.object) || FURTHER_STEP.test(normalizeText(textB).trim())) return 0;
   const affinity = actionAffinity(x.action, y.action);
-  if (affinity === 0 || differentThings(x.object, y.object) || FURTHER_STEP.test(normalizeText(textB).trim())) return 0;
+  if (affinity === 0) return 0;
+  // The same tool, file or symbol named in both (跑 2to3 / 用 2to3 扫一遍): one promise in two related verbs.
+  if (x.object.some((t) => NAME.test(t) && y.object.includes(t))) return ADJACENT_SAME_ACTION;
   const renamed =
     x.anaphoric ||
     y.anaphoric ||
@@ -84,6 +89,9 @@ function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string, 
     earlier.some((text) => sharesWord(text, textB) && (sharesWord(text, textA) || !ownNames(textA, [text, textB])));
   return renamed ? affinity * ADJACENT_SAME_ACTION : 0;
 }
+
+/** A name, not a word: a path, a file, a dotted or snake_case symbol, a tool with digits in it. */
+const NAME = /[./_@]|\d[a-z]|[a-z]\d/;
 
 const FURTHER_STEP =
   /^(?:then|finally|after that|afterwards|also|and then|lastly|然后|最后|另外|之后|接着|其次|还有|다음으로|마지막으로|그다음|次に|最後に|それから)/u;
@@ -104,12 +112,30 @@ export function differentThings(a: readonly string[], b: readonly string[]): boo
   for (const kind of [isFile, isSymbol]) {
     const left = new Set(a.filter(kind).map(fileName));
     const right = b.filter(kind).map(fileName);
-    if (left.size > 0 && right.length > 0 && !right.some((t) => left.has(t))) return true;
+    if (left.size === 0 || right.length === 0 || right.some((t) => left.has(t))) continue;
+    // Symbols that share a word are parts of one thing: get_queryset and the queryset's prefetch_related.
+    if (kind === isSymbol && sharesPart(a, b)) continue;
+    return true;
   }
   return false;
 }
 
-const isFile = (t: string) => /\/|\.[a-z0-9]{1,5}$/.test(t);
+/** One object names a word on its own that is part of a symbol the other names (queryset / get_queryset). */
+function sharesPart(a: readonly string[], b: readonly string[]): boolean {
+  return partNamed(a, b) || partNamed(b, a);
+}
+
+function partNamed(a: readonly string[], b: readonly string[]): boolean {
+  const partsOf = (list: readonly string[]) =>
+    new Set(list.filter(isSymbol).flatMap((t) => t.split(/[._@/:-]+/).filter((p) => p.length >= 4)));
+  const own = partsOf(a);
+  const words = a.filter((t) => !IDENTIFIER.test(t) && !own.has(t));
+  const theirs = partsOf(b);
+  return words.some((w) => theirs.has(w));
+}
+
+/** A path, or a name with a file extension: "hub.go", not the method "hub.pump". */
+const isFile = (t: string) => t.includes("/") || FILE_EXTENSIONS.has(t.split(".").at(-1) ?? "");
 const isSymbol = (t: string) => IDENTIFIER.test(t) && !isFile(t);
 
 /** A path's file name; a dotted symbol's last part (reports.build_pdf is build_pdf). */
@@ -118,6 +144,7 @@ const fileName = (t: string) => {
   return isFile(last) ? last : (last.split(/\.|::/).at(-1) ?? last);
 };
 
+const KANA_OR_HANGUL_WORD = /[\p{Script=Hiragana}\p{Script=Hangul}]/u;
 const WORDS_LIMIT = 4096;
 const replyWords = new Map<string, ReadonlySet<string>>();
 
@@ -128,12 +155,19 @@ function wordsOf(text: string): ReadonlySet<string> {
   const lex = lexicon();
   const prose = normalizeText(text).replace(/(```|~~~)[\s\S]*?(?:\1|$)/g, " ");
   const named = objectTokens(units(prose), lex).filter(
-    (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null,
+    (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null && !isLead(t, lex),
   );
-  const words = new Set(named.map(stem));
+  // Hiragana and Hangul words are mostly grammar here (します, 확인해): they name nothing.
+  const words = new Set(named.filter((t) => !KANA_OR_HANGUL_WORD.test(t)).map(stem));
   if (replyWords.size >= WORDS_LIMIT) replyWords.clear();
   replyWords.set(text, words);
   return words;
+}
+
+/** A whole word that only opens a promise (我去, 我来): it names nothing. */
+function isLead(token: string, lex: ReturnType<typeof lexicon>): boolean {
+  const seq = units(token);
+  return lex.leads.match(seq, 0, lex.fillerUnits)?.end === seq.length;
 }
 
 /**
@@ -152,7 +186,8 @@ function sharesWord(a: string, b: string): boolean {
     concept = true;
   }
   if (!concept) return false;
-  const own = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].some((w) => IDENTIFIER.test(w) && !y.has(w));
+  const own = (x: ReadonlySet<string>, y: ReadonlySet<string>) =>
+    [...x].some((w) => (IDENTIFIER.test(w) || /^\d{3,}$/.test(w)) && !y.has(w));
   return !(own(left, right) && own(right, left));
 }
 
@@ -178,8 +213,11 @@ export function classSimilarity(
   adjacent: { earlier: readonly string[] } | null = null,
 ): number {
   let best = 0;
+  // "然后我把 X 改成 Y" after "我先备份 X": a further step of another kind is the next step, not the same promise.
+  const further = FURTHER_STEP.test(normalizeText(textB).trim());
   for (const x of a.intents) {
     for (const y of b.intents) {
+      if (further && x.action !== y.action) continue;
       best = Math.max(best, intentSimilarity(x, y));
       if (adjacent && best < SIMILARITY_THRESHOLD) {
         best = Math.max(best, adjacentSimilarity(x, y, textA, textB, adjacent.earlier));
@@ -188,6 +226,15 @@ export function classSimilarity(
   }
   if (best < 1 && fallbackEligible(a) && fallbackEligible(b) && sameWords(textA, textB)) best = 1;
   return best;
+}
+
+/**
+ * Two replies may sit in one run: some pair of their actions is compatible, or one of them names no action the
+ * lexicons read. "Read parser.go" and "edit parser.go" are two steps, even when a third reply resembles both.
+ */
+export function compatibleReplies(a: ReplyClass, b: ReplyClass): boolean {
+  if (a.intents.length === 0 || b.intents.length === 0) return true;
+  return a.intents.some((x) => b.intents.some((y) => actionAffinity(x.action, y.action) > 0));
 }
 
 /** Replies the near-identical fallback may join: promises, and replies in a language the lexicons do not read. */
@@ -203,9 +250,38 @@ export function isSimilarReply(a: string, b: string): boolean {
   return replySimilarity(a, b) >= SIMILARITY_THRESHOLD;
 }
 
-/** The whole replies, or their last sentences (where a promise usually stands), are near-identical. */
+/**
+ * The whole replies, or their last sentences (where a promise usually stands), are near-identical; or one last
+ * sentence is the other's with a short opening added ("少々お待ちください、テストを確認します" / "テストを確認します").
+ */
 function sameWords(a: string, b: string): boolean {
-  return nearIdentical(a, b) >= NEAR_IDENTICAL || nearIdentical(lastSentence(a), lastSentence(b)) >= NEAR_IDENTICAL;
+  // "web1 디스크를 확인하겠습니다" / "web2 …": the same words about differently named things.
+  if (differentNames(a, b)) return false;
+  const x = lastSentence(a);
+  const y = lastSentence(b);
+  return nearIdentical(a, b) >= NEAR_IDENTICAL || nearIdentical(x, y) >= NEAR_IDENTICAL || endsAlike(x, y);
+}
+
+/** Bigrams of the shorter sentence at least this many, all but one found in the longer one, which ends the same way. */
+const CONTAINED_BIGRAMS = 8;
+
+function endsAlike(a: string, b: string): boolean {
+  const [short, long] = squash(a).length <= squash(b).length ? [squash(a), squash(b)] : [squash(b), squash(a)];
+  const grams = bigrams(short);
+  if (grams.size < CONTAINED_BIGRAMS || short.length * 2 < long.length) return false;
+  const tail = long.slice(-short.length - 2);
+  let missing = 0;
+  for (const g of grams) if (!tail.includes(g)) missing++;
+  return missing <= 1;
+}
+
+/** Latin names with a digit, dot, slash or underscore in each text, none shared. */
+function differentNames(a: string, b: string): boolean {
+  const names = (text: string) =>
+    new Set((text.toLowerCase().match(/[a-z0-9][\w./-]*/g) ?? []).filter((w) => /[a-z]/.test(w) && /[\d./_]/.test(w)));
+  const left = names(a);
+  const right = names(b);
+  return left.size > 0 && right.size > 0 && ![...left].some((n) => right.has(n));
 }
 
 function lastSentence(text: string): string {

@@ -100,12 +100,12 @@ describe("detect", () => {
     for (const m of members) {
       expect(m.label).toBe("promise");
       expect(m.intents[0]).toMatchObject({ action: "inspect" });
-      expect(m.intents[0].object).toEqual(expect.arrayContaining(["compile", "error"]));
+      expect(m.intents[0].object).toEqual(expect.arrayContaining(["build", "error"]));
       expect(m.similarity).toBeGreaterThanOrEqual(0.45);
     }
     expect(doc.explain.at(-1).entryId).toBe(doc.leafId);
     const text = (await run(["detect", STALLED, "--explain"])).stdout;
-    expect(text).toMatch(/\* [0-9a-f]{8} promise inspect\(compile, error\) sim 1\.00/);
+    expect(text).toMatch(/\* [0-9a-f]{8} promise inspect\(build, error\) sim 1\.00/);
   });
 
   it("prints a human line without --json", async () => {

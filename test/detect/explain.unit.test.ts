@@ -32,7 +32,7 @@ describe("explainPath", () => {
       const step = byId.get(id);
       expect(step).toMatchObject({ label: "promise", inRun: true });
       expect(step?.intents[0]?.action).toBe("inspect");
-      expect(step?.intents[0]?.object).toEqual(expect.arrayContaining(["compile", "error"]));
+      expect(step?.intents[0]?.object).toEqual(expect.arrayContaining(["build", "error"]));
       expect(step?.similarity).toBe(1);
     }
     expect(steps.filter((s) => s.label === "tool result")).toHaveLength(1);

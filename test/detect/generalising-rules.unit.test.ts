@@ -153,7 +153,9 @@ describe("a list of steps the reply announces", () => {
     const c = classifyReply("Items to verify:\n- the cron spec\n- the worker's TZ variable\n- the last run time");
     expect(c.kind).toBe("promise");
     expect(c.intents[0]?.object).toEqual(expect.arrayContaining(["cron", "tz"]));
-    expect(classifyReply("Plan:\n1. Inspect the cron spec\n2. Inspect the worker TZ").kind).toBe("promise");
+    expect(classifyReply("I'll go through this plan:\n1. Inspect the cron spec\n2. Inspect the worker TZ").kind).toBe(
+      "promise",
+    );
     expect(classifyReply("我打算依次核对：\n- cron 表达式\n- worker 的时区").kind).toBe("promise");
   });
 
@@ -161,6 +163,9 @@ describe("a list of steps the reply announces", () => {
     expect(classifyReply("Changes:\n- Add the TZ variable\n- Fix the cron spec").kind).not.toBe("promise");
     expect(classifyReply("Here is what I fixed:\n- the cron spec\n- the TZ variable").kind).not.toBe("promise");
     expect(classifyReply("今日任务：\n- 检查 cron\n- 更新时区").kind).not.toBe("promise");
+    // A plan presented as such (asked for, or 计划如下) is what the reply delivers.
+    expect(classifyReply("Plan:\n1. Inspect the cron spec\n2. Inspect the worker TZ").kind).not.toBe("promise");
+    expect(classifyReply("计划如下：\n1. 检查 cron 表达式\n2. 更新 worker 的时区").kind).not.toBe("promise");
   });
 });
 

@@ -44,7 +44,7 @@ describe("leads and verbs", () => {
 
   it("given a Korean -해 or Japanese -し link before the ending, then the verb is read", () => {
     given("로그를 분석해 볼게요.").thenPromises("inspect", ["log"]);
-    given("再コンパイルしてみます。").thenPromises("run", ["compile"]);
+    given("再コンパイルしてみます。").thenPromises("run", ["build"]);
     given("型エラーを修正しますね。").thenPromises("fix", ["type", "error"]);
   });
 });

@@ -73,9 +73,9 @@ describe("classifyReply: action promises however they are phrased", () => {
 
 describe("classifyReply: the action and object a promise names", () => {
   it("given synonyms and scripts, then the action and object fold to one intent", () => {
-    given("Let me check the compiler errors.").thenIntentIs("inspect", ["compile", "error"]);
-    given("我检查一下编译错误。").thenIntentIs("inspect", ["compile", "error"]);
-    given("讓我再檢查一次編譯錯誤").thenIntentIs("inspect", ["compile", "error"]);
+    given("Let me check the compiler errors.").thenIntentIs("inspect", ["build", "error"]);
+    given("我检查一下编译错误。").thenIntentIs("inspect", ["build", "error"]);
+    given("讓我再檢查一次編譯錯誤").thenIntentIs("inspect", ["build", "error"]);
     given("I'll dig into refresh() again.").thenIntentIs("inspect", ["refresh"]);
     given("Let me rebuild.").thenIntentIs("run", ["build"]);
     given("I'll move the helper into src/billing/dates.ts.").thenIntentIs("edit", ["helper", "dates.ts"]);
@@ -119,7 +119,11 @@ describe("classifyReply: not promises", () => {
     ['You wrote "let me check the logs" in the ticket title.', "factual"],
     ["代码里的 TODO 是：“我来修一下取整”。", "factual"],
     ["빌드 결과를 확인했습니다.", "past"],
-    ["15 입니다.", "unknown-language"],
+    ["15 입니다.", "factual"],
+    ["1,843,207개입니다.", "factual"],
+    ["先にテストスイート全体を実行しますね、いいですか？", "promise"],
+    ["0042 마이그레이션에 CREATE TYPE 을 추가할게요, 괜찮죠?", "promise"],
+    ["テストのコードを確認いたします。", "promise"],
   ] as const)("given %j, then it is %s", (text, kind) => given(text).thenKindIs(kind));
 
   it("given a long analysis that ends with a promise, then it is a deliverable", () => {
