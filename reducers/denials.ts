@@ -1,6 +1,6 @@
 import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
-import { type DenialDetails, denialKey, denialOf } from "./contract/tool-details.js";
+import { denialKey, denialOf } from "./contract/tool-details.js";
 import { exhaustive } from "./session.js";
 import type { DenialRecord } from "./state.js";
 
