@@ -31,7 +31,7 @@ const dev = devs.flatMap(({ name, items }) => (items ?? []).map((s) => ({ ...s, 
 const test = process.env.STALL_EVAL_DEV_ONLY ? null : scoreSplit(join(SET, "test"), false);
 /** The targets on the frozen test split: printed as MET or MISSED; the test asserts only a floor. */
 const TARGET = { precision: 0.98, recall: 0.95, languageRecall: 0.9 };
-const FLOOR = { precision: 0.98, recall: 0.5 };
+const FLOOR = { precision: 0.95, recall: 0.5 };
 
 function targetLine(items: readonly Scored[]): string {
   const t = tally(items);
