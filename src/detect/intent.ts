@@ -104,7 +104,7 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
       .join("");
     const tagged =
       lex.zhTagQuestions.some((t) => rest.endsWith(t)) || /^(?:right|ok|okay|alright)$/.test(seq.at(-1) ?? "");
-    if (verb && verb.phrase.action !== null && (/看看|试试|再说|看结果|看一下|确认|验证/.test(rest) || tagged)) {
+    if (verb && verb.phrase.action !== null && (/看|试试|再说|确认|验证/.test(rest) || tagged)) {
       return build(seq, at, seq[at] ?? "", verb, lex, "lead");
     }
   }
@@ -199,7 +199,9 @@ function ownStep(seq: readonly string[], at: number, lex: Lexicon): boolean {
   const han = seq.filter(isHan).join("");
   if (han.length === 0 || INSTRUCTION_WORDS.test(han)) return false;
   const acknowledged = at > 0 && skipAcknowledgements(seq, 0, lex) === at;
-  return (acknowledged && isHan(seq[at])) || /马上|现在/.test(han) || seq.at(-1) === "now";
+  // 查下索引。: a short sentence of a verb with 下/一下 and its object.
+  const marked = seq.length <= 8 && /^.{1,3}(?:一下|下)/u.test(hanString(seq, at, at + 5));
+  return (acknowledged && isHan(seq[at])) || /马上|现在/.test(han) || seq.at(-1) === "now" || marked;
 }
 
 /** Leads that announce an own next action whatever verb follows. */
@@ -354,7 +356,8 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): Verb
     if (verbHere && seq[verbHere.end] === "的") continue;
     const verb = verbAfter(seq, i, lex);
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
-    if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下)/.test(hanString(seq, verb.end, verb.end + 2))) continue;
+    if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下|到|成)/.test(hanString(seq, verb.end, verb.end + 2)))
+      continue;
     if (verb && verb.phrase.action !== null) {
       // 把 X 打开看看 / 把 src/a.py 打开 opens a file to read it.
       const opensToRead =

@@ -431,14 +431,20 @@ function answersAfterColon(
   // "Continuing: I'll remove the line" restates the promise; "Let me do step 1 now: swap X for Y" names the step.
   const restates = answer.some((_, i) => lex.leads.match(answer, i, lex.fillerUnits) !== null);
   const clauses = answer.includes(",") && longestPart(answer) >= CLAUSE_UNITS;
-  if (!restates && countUnits(answer) >= COLON_ANSWER_UNITS && (states(answer, lex) || clauses)) {
+  const size = countUnits(answer);
+  const text = sentences[last.sentence]?.text ?? "";
+  const shown = text.slice(text.indexOf(":") + 1);
+  if (!restates && ((size >= COLON_ANSWER_UNITS && (states(answer, lex) || clauses)) || (size >= 5 && worked(shown)))) {
     return "answers after its colon";
   }
   const next = sentences[last.sentence + 1];
-  const writes = last.clause.action === "edit" || last.clause.action === "fix";
-  if (writes && colon === seq.length - 1 && next?.code && shell === null) return "writes out what it announced";
+  const writes = WRITING.test(last.clause.verb);
+  if (writes && colon === seq.length - 1 && next?.code) return "writes out what it announced";
   return null;
 }
+
+/** Verbs that write something out ("我来写一下：", "改成这样："), unlike actions a shown command carries out (建索引). */
+const WRITING = /^(?:写|编写|改|调整|write|draft|rewrite|writ)/u;
 
 /** A comma-separated part of at least this many units is a clause (advice, a finding), not a listed name. */
 const CLAUSE_UNITS = 7;
@@ -456,10 +462,15 @@ function longestPart(seq: readonly string[]): number {
 
 const REASONING = new Set(["because", "so", "you", "your", "since"]);
 
+/** A worked answer: a computation shown (=, →) or 就是 (that is it). */
+function worked(text: string): boolean {
+  return /=|→|就是|对了/u.test(text);
+}
+
 /** A clause that states or reasons: 是, 代表, 所以, 了, 你, "because", or an English finite verb. */
 function states(seq: readonly string[], lex: Lexicon): boolean {
   if (seq.some((u) => u === "是" || u === "你" || lex.enFiniteVerbs.has(u) || REASONING.has(u))) return true;
-  return /代表|就是|意味|所以|因为|了/.test(seq.filter((u) => /^\p{Script=Han}$/u.test(u)).join(""));
+  return /代表|就是|意味|所以|因为|了|会|一致/.test(seq.filter((u) => /^\p{Script=Han}$/u.test(u)).join(""));
 }
 
 /** Prose after the last promise; short list items right after it are its objects ("check two things: - a - b"). */

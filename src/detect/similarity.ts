@@ -154,8 +154,13 @@ function wordsOf(text: string): ReadonlySet<string> {
   if (known) return known;
   const lex = lexicon();
   const prose = normalizeText(text).replace(/(```|~~~)[\s\S]*?(?:\1|$)/g, " ");
+  // Latin words of one or two letters (eu, db) are too short to tell a shared name from a coincidence.
   const named = objectTokens(units(prose), lex).filter(
-    (t) => !lex.generic.has(t) && lex.verbs.match(units(t), 0, lex.fillerUnits) === null && !isLead(t, lex),
+    (t) =>
+      !lex.generic.has(t) &&
+      !/^[a-z]{1,2}$/.test(t) &&
+      lex.verbs.match(units(t), 0, lex.fillerUnits) === null &&
+      !isLead(t, lex),
   );
   // Hiragana and Hangul words are mostly grammar here (します, 확인해): they name nothing.
   const words = new Set(named.filter((t) => !KANA_OR_HANGUL_WORD.test(t)).map(stem));

@@ -269,3 +269,24 @@ describe("the ninth split's forms", () => {
     expect(kind("好的，先跑全量 mypy, right?")).toBe("promise");
   });
 });
+
+describe("the tenth split's forms", () => {
+  it("given 升到 and an English verb with 到 in a 把 phrase, then they change the thing", () => {
+    expect(action("我來把 ci.yml 的 Node 升到 20。")).toBe("edit");
+    expect(action("我去把 node-version bump 到 20。")).toBe("edit");
+  });
+
+  it("given a short sentence of a verb with 下 and its object, then it is the reply's own step", () => {
+    expect(kind("查下索引。")).toBe("promise");
+  });
+
+  it("given 让我再核对： and a worked answer, then the check is done in the reply", () => {
+    expect(kind("讓我再核對：對，就是這兩個 +1 疊在一起。")).toBe("deliverable");
+    expect(kind("讓我再檢查一次：Retries=3 → maxRetries=4 → 共 5 次。")).toBe("deliverable");
+  });
+
+  it("given 我来建索引： and the SQL it would run, then it is a promise; 我来写一个： and a script, a deliverable", () => {
+    expect(kind("我來建索引：\n\n```sql\nCREATE INDEX idx ON orders (created_at);\n```")).toBe("promise");
+    expect(kind("我来写一个：\n\n```bash\nss -ltn | grep -q :8080\n```")).toBe("deliverable");
+  });
+});
