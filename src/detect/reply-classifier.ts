@@ -197,7 +197,7 @@ function classify(text: string): ReplyClass {
   if (after >= LONG_TAIL_UNITS) return result("deliverable", `goes on after the promise (${after} units)`, lang);
   // The colon of the sentence's first promise: clauses after it belong to the answer ("让我看看：在 X 里加上 Y").
   const opening = promises.find((p) => p.sentence === last.sentence) ?? last;
-  const answered = answersAfterColon(sentences, opening, shell, lex);
+  const answered = answersAfterColon(sentences, opening, lex);
   if (answered) return result("deliverable", answered, lang);
   const intents: Intent[] = promises.map(({ clause, sentence }) => ({
     action: clause.action as string,
@@ -415,13 +415,12 @@ function proseUnits(sentences: readonly Sentence[]): number {
 const COLON_ANSWER_UNITS = 8;
 
 /**
- * The promise is kept in the reply itself: "让我看看：浏览器先送 OPTIONS 预检，…" answers after its colon, and "我来写一下：" or
- * "Let me write the config:" followed by code that is not a shell command hands over what it announced.
+ * The promise is kept in the reply itself: "让我看看：浏览器先送 OPTIONS 预检，…" answers after its colon, and a writing verb
+ * before code ("我来写一下：", "Let me write the config:") hands over what it announced.
  */
 function answersAfterColon(
   sentences: readonly Sentence[],
   last: { sentence: number; clause: Clause },
-  shell: string | null,
   lex: Lexicon,
 ): string | null {
   const seq = sentences[last.sentence]?.seq ?? [];
