@@ -90,6 +90,8 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     const verb =
       verbAfter(seq, lead.end, lex) ??
       hanPhraseVerb(seq, lead.end, lex) ??
+      // 我将 before hook 改成 async: 将 is the preposition, not "will".
+      (lead.phrase.text.endsWith("将") ? hanPhraseVerb(seq, lead.end - 1, lex, true) : null) ??
       (STRONG_LEADS.has(lead.phrase.text) && seq.at(-1) !== ":"
         ? unknownVerb(seq, lead.end, lex, lead.phrase.text)
         : null);
@@ -97,14 +99,15 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   }
   // 再触发一次这个 spec 看看, 重新跑一遍试试: 再/重新/先 open an own trial when the sentence says it will look at the outcome.
   if (clauseStart && TRIAL_LEADS.has(seq[at] ?? "")) {
-    const verb = verbAfter(seq, at, lex) ?? verbAfter(seq, at + 1, lex);
+    const verb = verbAfter(seq, at, lex) ?? verbAfter(seq, at + 1, lex) ?? hanPhraseVerb(seq, at + 1, lex);
+    const acknowledged = at > 0 && skipAcknowledgements(seq, 0, lex) === at;
     const rest = seq
       .slice(verb?.end ?? seq.length)
       .filter(isHan)
       .join("");
     const tagged =
       lex.zhTagQuestions.some((t) => rest.endsWith(t)) || /^(?:right|ok|okay|alright)$/.test(seq.at(-1) ?? "");
-    if (verb && verb.phrase.action !== null && (/看|试试|再说|确认|验证/.test(rest) || tagged)) {
+    if (verb && verb.phrase.action !== null && (/看|试试|再说|确认|验证/.test(rest) || tagged || acknowledged)) {
       return build(seq, at, seq[at] ?? "", verb, lex, "lead");
     }
   }
@@ -193,6 +196,8 @@ function timeClause(seq: readonly string[], from: number): boolean {
 }
 
 const TRIAL_LEADS = new Set(["再", "先", "重", "那"]);
+/** "checking where X ends up": an embedded question has its own verb. */
+const WH_CLAUSE = new Set(["if", "whether", "where", "how", "what", "which", "why", "who", "when"]);
 const INSTRUCTION_WORDS = /即可|就行|就好|你|您|请/u;
 
 function ownStep(seq: readonly string[], at: number, lex: Lexicon): boolean {
@@ -332,10 +337,13 @@ function verbAfter(seq: readonly string[], from: number, lex: Lexicon): VerbMatc
   return found;
 }
 
-/** 把/在/给 + a short phrase + verb: the phrase is (part of) the object. */
-function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon): VerbMatch | null {
+/**
+ * 把/在/给 + a short phrase + verb: the phrase is (part of) the object. `disposal`: the phrase opens with 将 as the
+ * preposition (我将 X 改成 Y), not as a filler ("will").
+ */
+function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon, disposal = false): VerbMatch | null {
   let start = from;
-  while (lex.fillers.match(seq, start, lex.fillerUnits) && start - from < MAX_FILLERS) {
+  while (!disposal && lex.fillers.match(seq, start, lex.fillerUnits) && start - from < MAX_FILLERS) {
     start = (lex.fillers.match(seq, start, lex.fillerUnits) as { end: number }).end;
   }
   // 我去 Dockerfile 补上 X, 我这就去 useOrders.ts 里给 userId 加判空: after 去 the place phrase needs no preposition.
@@ -422,7 +430,8 @@ function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch,
   if (lex.zhVolitional.some((v) => after.startsWith(v))) return true;
   // Later in the clause: 我跑几遍 X 复现一下; or a tag that asks for agreement: 那我改 X，可以吧？
   const rest = seq.slice(verb.end).filter(isHan).join("");
-  return /一下|看看|试试|[几两三]遍|[几两三]次/.test(rest) || lex.zhTagQuestions.some((t) => rest.endsWith(t));
+  // …or Cantonese 先 at the end ("我改 X 做 Y 先": first).
+  return /一下|看看|试试|[几两三]遍|[几两三]次|先$/.test(rest) || lex.zhTagQuestions.some((t) => rest.endsWith(t));
 }
 
 const POLITE_WAIT = /稍等|稍候|等我一下|等一下|等等我|给我一点时间|给我一分钟|等阵|等等/u;
@@ -677,8 +686,7 @@ function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex
       (u, i) =>
         BREAKS.has(u) ||
         (lex.enObjectCuts.has(u) && SUBJECTS.has(rest[i + 1] ?? "")) ||
-        u === "if" ||
-        u === "whether" ||
+        WH_CLAUSE.has(u) ||
         (u === "to" && purpose(rest, i + 1, lex)),
     );
     return (

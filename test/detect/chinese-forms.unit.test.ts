@@ -290,3 +290,18 @@ describe("the tenth split's forms", () => {
     expect(kind("我来写一个：\n\n```bash\nss -ltn | grep -q :8080\n```")).toBe("deliverable");
   });
 });
+
+describe("the eleventh split's forms", () => {
+  it("given 我将 X 改成 Y, then 将 is the preposition and the verb is 改成", () => {
+    expect(action("我將 before hook 改成 async function。")).toBe("edit");
+  });
+
+  it("given Cantonese 先 at the end and 行一次 (run), then they are promises", () => {
+    expect(kind("我改 before hook 做 async 先。")).toBe("promise");
+    expect(action("而家再行一次 test/db.test.js。")).toBe("run");
+  });
+
+  it("given an acknowledgement and 先 + a place phrase + verb, then it is the reply's own step", () => {
+    expect(kind("好，先在从库上查下 1042 这条数据。")).toBe("promise");
+  });
+});

@@ -170,3 +170,9 @@ describe("the eighth split's forms", () => {
     expect(classifyReply("Just a sec — still going to compare those snapshots.").kind).toBe("promise");
   });
 });
+
+describe("embedded questions in a gerund promise", () => {
+  it("given 'checking where X ends up', then the embedded clause's verb does not make it a status", () => {
+    expect(classifyReply("One moment — checking where `/install` ends up in the final image.").kind).toBe("promise");
+  });
+});
