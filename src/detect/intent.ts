@@ -22,6 +22,8 @@ export interface Clause {
 
 const HAN_UNIT = /^\p{Script=Han}$/u;
 const isHan = (unit: string | undefined) => unit !== undefined && HAN_UNIT.test(unit);
+/** The Han characters of some units, joined: what the Chinese rules read. */
+const hanOf = (units: readonly string[]) => units.filter(isHan).join("");
 const BREAKS = new Set([",", ":", "—", "–"]);
 const MAX_FILLERS = 8;
 /** Han words that open a phrase before the verb: 我把 X 改成, 我来在 X 加上, 我去日志里看看. */
@@ -100,14 +102,10 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
   // 再触发一次这个 spec 看看, 重新跑一遍试试: 再/重新/先 open an own trial when the sentence says it will look at the outcome.
   if (clauseStart && TRIAL_LEADS.has(seq[at] ?? "")) {
     const verb = verbAfter(seq, at, lex) ?? verbAfter(seq, at + 1, lex) ?? hanPhraseVerb(seq, at + 1, lex);
-    const acknowledged = at > 0 && skipAcknowledgements(seq, 0, lex) === at;
-    const rest = seq
-      .slice(verb?.end ?? seq.length)
-      .filter(isHan)
-      .join("");
+    const rest = hanOf(seq.slice(verb?.end ?? seq.length));
     const tagged =
       lex.zhTagQuestions.some((t) => rest.endsWith(t)) || /^(?:right|ok|okay|alright)$/.test(seq.at(-1) ?? "");
-    if (verb && verb.phrase.action !== null && (/看|试试|再说|确认|验证/.test(rest) || tagged || acknowledged)) {
+    if (verb && verb.phrase.action !== null && (/看|试试|再说|确认|验证/.test(rest) || tagged || afterAcknowledgement(seq, at, lex))) {
       return build(seq, at, seq[at] ?? "", verb, lex, "lead");
     }
   }
@@ -162,10 +160,7 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     const verb = verbAfter(seq, subject.end, lex) ?? hanPhraseVerb(seq, subject.end, lex);
     // An English verb after a bare 我 needs the mark right after it: 我 rerun 一下 pipeline.
     // …or a tag asking for agreement at the end: 我 restart 個 consumer 先，得唔得？
-    const tail = seq
-      .slice(verb?.end ?? seq.length)
-      .filter(isHan)
-      .join("");
+    const tail = hanOf(seq.slice(verb?.end ?? seq.length));
     const latinMarked =
       verb !== null &&
       (/^(?:一下|下|一遍|一次|紧|埋|返|吓|个)/.test(hanString(seq, verb.end, verb.end + 2)) ||
@@ -191,8 +186,7 @@ function opensSubject(seq: readonly string[], at: number, lex: Lexicon): boolean
 function timeClause(seq: readonly string[], from: number): boolean {
   let end = from;
   while (end < seq.length && !BREAKS.has(seq[end] ?? "")) end++;
-  const han = seq.slice(from, end).filter(isHan).join("");
-  return /(?:之前|以前|之后|以后|的时候|时)$/.test(han);
+  return /(?:之前|以前|之后|以后|的时候|时)$/.test(hanOf(seq.slice(from, end)));
 }
 
 const TRIAL_LEADS = new Set(["再", "先", "重", "那"]);
@@ -200,13 +194,17 @@ const TRIAL_LEADS = new Set(["再", "先", "重", "那"]);
 const WH_CLAUSE = new Set(["if", "whether", "where", "how", "what", "which", "why", "who", "when"]);
 const INSTRUCTION_WORDS = /即可|就行|就好|你|您|请/u;
 
+/** The clause opens the sentence right after an acknowledgement (好的，…). */
+function afterAcknowledgement(seq: readonly string[], at: number, lex: Lexicon): boolean {
+  return at > 0 && skipAcknowledgements(seq, 0, lex) === at;
+}
+
 function ownStep(seq: readonly string[], at: number, lex: Lexicon): boolean {
-  const han = seq.filter(isHan).join("");
+  const han = hanOf(seq);
   if (han.length === 0 || INSTRUCTION_WORDS.test(han)) return false;
-  const acknowledged = at > 0 && skipAcknowledgements(seq, 0, lex) === at;
   // 查下索引。: a short sentence of a verb with 下/一下 and its object.
   const marked = seq.length <= 8 && /^.{1,3}(?:一下|下)/u.test(hanString(seq, at, at + 5));
-  return (acknowledged && isHan(seq[at])) || /马上|现在/.test(han) || seq.at(-1) === "now" || marked;
+  return (afterAcknowledgement(seq, at, lex) && isHan(seq[at])) || /马上|现在/.test(han) || seq.at(-1) === "now" || marked;
 }
 
 /** Leads that announce an own next action whatever verb follows. */
@@ -360,9 +358,8 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon, dispo
     // word it is not a verb (装 in 安装步骤).
     // The segmenter may glue a place end to the verb (里加 is read as a name): after one, the verb stands.
     if (seq[i - 1] === "的" || (!HAN_PLACE_ENDS.has(seq[i - 1] ?? "") && !startsHanWord(seq, i))) continue;
-    const verbHere = verbAfter(seq, i, lex);
-    if (verbHere && seq[verbHere.end] === "的") continue;
     const verb = verbAfter(seq, i, lex);
+    if (verb && seq[verb.end] === "的") continue;
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
     if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下|到|成)/.test(hanString(seq, verb.end, verb.end + 2)))
       continue;
@@ -411,7 +408,7 @@ const isConcept = (text: string, lex: Lexicon) => isHan(text[0]) && lex.concepts
 function volitional(seq: readonly string[], subjectEnd: number, verb: VerbMatch, lex: Lexicon): boolean {
   if (verb.fillersSkipped || verb.at > subjectEnd || verb.phraseObject.length > 0) return true;
   // 麻烦等我一下，我看 X: a request to wait makes the next 我 + verb the thing waited for.
-  if (POLITE_WAIT.test(seq.slice(0, subjectEnd).filter(isHan).join(""))) return true;
+  if (POLITE_WAIT.test(hanOf(seq.slice(0, subjectEnd)))) return true;
   const verbUnits = verb.phrase.units;
   if (verbUnits.length >= 2 && verbUnits[0] === verbUnits[1]) return true;
   if (/一下|下$|一看|一眼/.test(verb.phrase.text)) return true;

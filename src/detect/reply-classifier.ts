@@ -443,7 +443,7 @@ function answersAfterColon(
 }
 
 /** Verbs that write something out ("我来写一下：", "改成这样："), unlike actions a shown command carries out (建索引). */
-const WRITING = /^(?:写|编写|改|调整|write|draft|rewrite|writ)/u;
+const WRITING = /^(?:写|编写|改|调整|write|draft|rewrite)/u;
 
 /** A comma-separated part of at least this many units is a clause (advice, a finding), not a listed name. */
 const CLAUSE_UNITS = 7;

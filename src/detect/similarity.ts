@@ -76,8 +76,15 @@ export function intentSimilarity(a: Intent, b: Intent): number {
  * differ: two different files or symbols, or a later reply that opens as a further step ("Then I'll ...", 然后 ...).
  * Renamed means the object points back ("that reference", 这个任务) or the two replies share a content word.
  */
-function adjacentSimilarity(x: Intent, y: Intent, textA: string, textB: string, earlier: readonly string[]): number {
-  if (differentThings(x.object, y.object) || FURTHER_STEP.test(normalizeText(textB).trim())) return 0;
+function adjacentSimilarity(
+  x: Intent,
+  y: Intent,
+  textA: string,
+  textB: string,
+  earlier: readonly string[],
+  further: boolean,
+): number {
+  if (further || differentThings(x.object, y.object)) return 0;
   const affinity = actionAffinity(x.action, y.action);
   if (affinity === 0) return 0;
   // The same tool, file or symbol named in both (跑 2to3 / 用 2to3 扫一遍): one promise in two related verbs.
@@ -225,7 +232,7 @@ export function classSimilarity(
       if (further && x.action !== y.action) continue;
       best = Math.max(best, intentSimilarity(x, y));
       if (adjacent && best < SIMILARITY_THRESHOLD) {
-        best = Math.max(best, adjacentSimilarity(x, y, textA, textB, adjacent.earlier));
+        best = Math.max(best, adjacentSimilarity(x, y, textA, textB, adjacent.earlier, further));
       }
     }
   }
@@ -271,7 +278,9 @@ function sameWords(a: string, b: string): boolean {
 const CONTAINED_BIGRAMS = 8;
 
 function endsAlike(a: string, b: string): boolean {
-  const [short, long] = squash(a).length <= squash(b).length ? [squash(a), squash(b)] : [squash(b), squash(a)];
+  const x = squash(a);
+  const y = squash(b);
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
   const grams = bigrams(short);
   if (grams.size < CONTAINED_BIGRAMS || short.length * 2 < long.length) return false;
   const tail = long.slice(-short.length - 2);

@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { classifyReply, detectStall, type RunEvent } from "../../src/detect/index.js";
+import { classifyReply } from "../../src/detect/index.js";
 import { differentThings } from "../../src/detect/similarity.js";
-
-let seq = 0;
-const reply = (text: string): RunEvent => ({
-  type: "assistant",
-  entryId: `c${++seq}`,
-  text,
-  toolCalls: 0,
-  stopReason: "stop",
-});
-const USER: RunEvent = { type: "user" };
-const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => [USER, reply(t)])).stalled;
-const kind = (text: string) => classifyReply(text).kind;
-const action = (text: string) => classifyReply(text).intents[0]?.action;
+import { action, kind, stalled } from "./replies.js";
 
 describe("Cantonese and colloquial promises", () => {
   it("given 等我睇下 / 我而家睇下 / 即刻睇, then each is a promise to inspect", () => {

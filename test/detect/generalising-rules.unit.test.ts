@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { classifyReply, detectStall, type RunEvent } from "../../src/detect/index.js";
+import { classifyReply } from "../../src/detect/index.js";
 import { differentThings } from "../../src/detect/similarity.js";
-
-let seq = 0;
-const reply = (text: string): RunEvent => ({
-  type: "assistant",
-  entryId: `r${++seq}`,
-  text,
-  toolCalls: 0,
-  stopReason: "stop",
-});
-const USER: RunEvent = { type: "user" };
-const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => [USER, reply(t)])).stalled;
+import { stalled } from "./replies.js";
 
 describe("consecutive promises of one action with the object renamed", () => {
   it("given an object that points back (that, 这个), then the run holds", () => {

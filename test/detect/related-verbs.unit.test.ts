@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifyReply, detectStall, type RunEvent } from "../../src/detect/index.js";
-
-let seq = 0;
-const reply = (text: string): RunEvent => ({
-  type: "assistant",
-  entryId: `v${++seq}`,
-  text,
-  toolCalls: 0,
-  stopReason: "stop",
-});
-const USER: RunEvent = { type: "user" };
-const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => [USER, reply(t)])).stalled;
+import { classifyReply } from "../../src/detect/index.js";
+import { stalled } from "./replies.js";
 
 describe("inline code in a promise", () => {
   it("given prose between two code spans, then the prose is read (the spans pair left to right)", () => {

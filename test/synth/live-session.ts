@@ -1,6 +1,7 @@
 import { KIT } from "../../reducers/contract/kit-entries.js";
 import { recoveryMarker } from "../../src/kit/host-messages.js";
 import { Random } from "./random.js";
+import { denialDetails } from "./random-tree.js";
 import { SessionBuilder } from "./session-builder.js";
 
 export interface LiveSessionOptions {
@@ -45,17 +46,7 @@ export function liveSession(options: LiveSessionOptions): SessionBuilder {
     if (rnd.chance(0.5)) {
       const name = rnd.pick(["read", "grep", "bash"]);
       const denied = name !== "bash" && rnd.chance(0.05);
-      const details = denied
-        ? {
-            code: "CONTEXT_ACCESS_DENIED",
-            status: "excluded",
-            blocked: true,
-            retryable: false,
-            scope: "/p/gen",
-            rule: "marker",
-            path: "/p/gen/x",
-          }
-        : undefined;
+      const details = denied ? denialDetails("/p/gen") : undefined;
       const assistantId = b.assistant("", [{ name, args: { path: `src/f${rnd.int(50)}.ts` } }], "toolUse");
       if (pending === 0) {
         b.toolResult(b.toolCallId(assistantId), name, `result ${r} ${"x".repeat(rnd.int(200))}`, details, denied);

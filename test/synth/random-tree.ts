@@ -49,21 +49,26 @@ function toolRound(b: SessionBuilder, rnd: Random): void {
   const name = rnd.pick(TOOLS);
   const denied = (name === "read" || name === "grep") && rnd.chance(0.3);
   const details = denied
-    ? {
-        code: "CONTEXT_ACCESS_DENIED",
-        status: "excluded",
-        blocked: true,
-        retryable: false,
-        scope: rnd.pick(["/p/gen", "/p/out"]),
-        rule: "marker",
-        path: "/p/gen/x",
-      }
+    ? denialDetails(rnd.pick(["/p/gen", "/p/out"]))
     : name === "edit" || name === "write"
       ? { path: "/p/src/a.ts", mutated: true }
       : name.startsWith("app_")
         ? { status: rnd.pick(["passed", "failed", "no_tests"]), testsRun: rnd.int(3) }
         : { path: "/p/src/a.ts" };
   b.toolRound(name, { path: "x" }, denied ? "denied" : "ok", details, denied || rnd.chance(0.1));
+}
+
+/** The details of a guarded tool's denial under a `.context-exclude` marker in `scope`. */
+export function denialDetails(scope: string) {
+  return {
+    code: "CONTEXT_ACCESS_DENIED",
+    status: "excluded",
+    blocked: true,
+    retryable: false,
+    scope,
+    rule: "marker",
+    path: "/p/gen/x",
+  };
 }
 
 function pathIds(b: SessionBuilder): string[] {

@@ -1,0 +1,21 @@
+import { classifyReply, detectStall, type RunEvent } from "../../src/detect/index.js";
+
+/** Test helpers: text-only replies, each after a user nudge, run through the stall detector and the classifier. */
+let seq = 0;
+
+export const reply = (text: string): RunEvent => ({
+  type: "assistant",
+  entryId: `t${++seq}`,
+  text,
+  toolCalls: 0,
+  stopReason: "stop",
+});
+
+export const USER: RunEvent = { type: "user" };
+
+/** Whether these replies, each after a user message, end in a stall. */
+export const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => [USER, reply(t)])).stalled;
+
+export const kind = (text: string) => classifyReply(text).kind;
+
+export const action = (text: string) => classifyReply(text).intents[0]?.action;
