@@ -105,7 +105,11 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     const rest = hanOf(seq.slice(verb?.end ?? seq.length));
     const tagged =
       lex.zhTagQuestions.some((t) => rest.endsWith(t)) || /^(?:right|ok|okay|alright)$/.test(seq.at(-1) ?? "");
-    if (verb && verb.phrase.action !== null && (/看|试试|再说|确认|验证/.test(rest) || tagged || afterAcknowledgement(seq, at, lex))) {
+    if (
+      verb &&
+      verb.phrase.action !== null &&
+      (/看|试试|再说|确认|验证/.test(rest) || tagged || afterAcknowledgement(seq, at, lex))
+    ) {
       return build(seq, at, seq[at] ?? "", verb, lex, "lead");
     }
   }
@@ -204,7 +208,9 @@ function ownStep(seq: readonly string[], at: number, lex: Lexicon): boolean {
   if (han.length === 0 || INSTRUCTION_WORDS.test(han)) return false;
   // 查下索引。: a short sentence of a verb with 下/一下 and its object.
   const marked = seq.length <= 8 && /^.{1,3}(?:一下|下)/u.test(hanString(seq, at, at + 5));
-  return (afterAcknowledgement(seq, at, lex) && isHan(seq[at])) || /马上|现在/.test(han) || seq.at(-1) === "now" || marked;
+  return (
+    (afterAcknowledgement(seq, at, lex) && isHan(seq[at])) || /马上|现在/.test(han) || seq.at(-1) === "now" || marked
+  );
 }
 
 /** Leads that announce an own next action whatever verb follows. */
