@@ -36,8 +36,24 @@ export function initialRecovery(detector: StallDetector): RecoverySlice {
   };
 }
 
+/** A fresh copy to set fields on before it is returned: one literal's shape for every slice (see `tool-loop.ts`). */
+function copy(state: RecoverySlice): RecoverySlice {
+  return {
+    anchorId: state.anchorId,
+    anchorRequestId: state.anchorRequestId,
+    recoveriesThisRequest: state.recoveriesThisRequest,
+    run: state.run,
+    promisesSinceAnchor: state.promisesSinceAnchor,
+    toolAttemptsSinceAnchor: state.toolAttemptsSinceAnchor,
+    stopped: state.stopped,
+  };
+}
+
 function withRun(state: RecoverySlice, run: PromiseRunState): RecoverySlice {
-  return run === state.run ? state : { ...state, run };
+  if (run === state.run) return state;
+  const next = copy(state);
+  next.run = run;
+  return next;
 }
 
 /**
@@ -50,7 +66,10 @@ export function createRecoveryReducer(detector: StallDetector) {
       case "user": {
         const next = withRun(state, detector.advanceRun(state.run, { type: "user" }));
         if (next.recoveriesThisRequest === 0 && !next.stopped) return next;
-        return { ...next, recoveriesThisRequest: 0, stopped: false };
+        const reset = copy(next);
+        reset.recoveriesThisRequest = 0;
+        reset.stopped = false;
+        return reset;
       }
       case "assistant": {
         const toolCalls = event.toolCallIds.length;
@@ -63,14 +82,18 @@ export function createRecoveryReducer(detector: StallDetector) {
         });
         const next = withRun(state, run);
         if (state.anchorId === null || UNCOUNTED_STOP_REASONS.has(event.stopReason)) return next;
-        if (toolCalls > 0) return { ...next, toolAttemptsSinceAnchor: next.toolAttemptsSinceAnchor + 1 };
-        if (!detector.isPromiseReply(event.text)) return next;
-        return { ...next, promisesSinceAnchor: next.promisesSinceAnchor + 1 };
+        if (toolCalls === 0 && !detector.isPromiseReply(event.text)) return next;
+        const counted = copy(next);
+        if (toolCalls > 0) counted.toolAttemptsSinceAnchor += 1;
+        else counted.promisesSinceAnchor += 1;
+        return counted;
       }
       case "toolResult": {
         const next = withRun(state, detector.advanceRun(state.run, { type: "toolResult" }));
         if (state.anchorId === null) return next;
-        return { ...next, toolAttemptsSinceAnchor: next.toolAttemptsSinceAnchor + 1 };
+        const counted = copy(next);
+        counted.toolAttemptsSinceAnchor += 1;
+        return counted;
       }
       case "kit": {
         const record = event.record;
@@ -86,7 +109,12 @@ export function createRecoveryReducer(detector: StallDetector) {
             d.stopped = false;
           });
         }
-        if (record.type === "stallStop") return state.stopped ? state : { ...state, stopped: true };
+        if (record.type === "stallStop") {
+          if (state.stopped) return state;
+          const next = copy(state);
+          next.stopped = true;
+          return next;
+        }
         // Recorded request inputs and digests are bookkeeping, not messages of the conversation.
         if (record.type === "rootGuidance" || record.type === "requestDigest") return state;
         return withRun(state, detector.advanceRun(state.run, { type: "host" }));

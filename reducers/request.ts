@@ -12,11 +12,11 @@ export const requestReducer = (state: RequestSlice, event: KitEvent): RequestSli
     case "user":
       return { currentRequestId: event.entryId, assistantReplies: 0, toolCalls: 0 };
     case "assistant":
-      return Object.freeze({
-        ...state,
+      return {
+        currentRequestId: state.currentRequestId,
         assistantReplies: state.assistantReplies + 1,
         toolCalls: state.toolCalls + event.toolCallIds.length,
-      });
+      };
     case "toolResult":
     case "kit":
     case "hostMessage":

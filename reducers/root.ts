@@ -48,9 +48,7 @@ export function createRootReducer(detector: StallDetector, loopDetector: ToolLoo
         recovery === state.recovery &&
         toolLoop === state.toolLoop &&
         inputs === state.inputs;
-      return unchanged
-        ? state
-        : Object.freeze({ session, request, denials, fileIssues, verification, recovery, toolLoop, inputs });
+      return unchanged ? state : { session, request, denials, fileIssues, verification, recovery, toolLoop, inputs };
     },
   };
 }

@@ -1,4 +1,3 @@
-import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
 import type { SessionSlice } from "./state.js";
 
@@ -9,19 +8,14 @@ export function initialSession(): SessionSlice {
 /** Model and thinking level as the host computes them: the last change, or the last assistant reply's model. */
 export const sessionReducer = (state: SessionSlice, event: KitEvent): SessionSlice => {
   switch (event.kind) {
+    // Literals, not drafts: a slice of two fields, and one hidden class that V8 keeps (see `tool-loop.ts`).
     case "modelChange":
-      return produce(state, (d) => {
-        d.model = { provider: event.provider, modelId: event.modelId };
-      });
+      return { model: { provider: event.provider, modelId: event.modelId }, thinkingLevel: state.thinkingLevel };
     case "assistant":
       if (state.model?.provider === event.provider && state.model.modelId === event.model) return state;
-      return produce(state, (d) => {
-        d.model = { provider: event.provider, modelId: event.model };
-      });
+      return { model: { provider: event.provider, modelId: event.model }, thinkingLevel: state.thinkingLevel };
     case "thinkingChange":
-      return produce(state, (d) => {
-        d.thinkingLevel = event.thinkingLevel;
-      });
+      return { model: state.model, thinkingLevel: event.thinkingLevel };
     case "user":
     case "toolResult":
     case "kit":

@@ -15,6 +15,23 @@ export const MAX_LOOP_MARKERS = 1;
 
 const EMPTY_PENDING: readonly PendingToolCall[] = Object.freeze([]);
 
+/**
+ * A fresh copy to set fields on before it is returned: every slice then has one literal's shape (V8 reads its fields
+ * from one hidden class; spreads of differently made objects give several).
+ */
+function copy(state: ToolLoopSlice): ToolLoopSlice {
+  return {
+    pending: state.pending,
+    recent: state.recent,
+    boundary: state.boundary,
+    loop: state.loop,
+    markerId: state.markerId,
+    markerRequestId: state.markerRequestId,
+    markersThisRequest: state.markersThisRequest,
+    stopped: state.stopped,
+  };
+}
+
 export function initialToolLoop(): ToolLoopSlice {
   return Object.freeze({
     pending: EMPTY_PENDING,
@@ -27,6 +44,9 @@ export function initialToolLoop(): ToolLoopSlice {
     stopped: null,
   });
 }
+
+/** Instances kept so that their hidden classes stay (see `createToolLoopReducer`). */
+const layouts: unknown[] = [];
 
 /**
  * Tool-call loops on the branch: the latest calls with their results, the loop they end in, and the loop markers and
@@ -69,25 +89,40 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     }
   }
 
+  // One instance of each class lives as long as the reducer: V8 keeps a class's field layout (hidden class) only while
+  // an instance holds it, so a collection between two folds would otherwise discard it and the fold's optimised code.
+  const unpaired: ToolResultRef = { tool: "", args: null, isError: false, content: null, details: null };
+  layouts.push(new PendingCall("", "", null, ""), new CallRecord(null, "", "", null, unpaired, "", ""));
+
   const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
     const dropped = Math.max(0, state.recent.length + 1 - TOOL_LOOP_THRESHOLDS.window);
     const recent = state.recent.slice(dropped);
     recent.push(record);
     const shifted = state.boundary === null ? null : state.boundary - dropped;
     const boundary = shifted !== null && shifted > 0 ? shifted : null;
-    return { ...state, recent, boundary, loop: findLoop(recent, boundary, detector) };
+    const next = copy(state);
+    next.recent = recent;
+    next.boundary = boundary;
+    next.loop = findLoop(recent, boundary, detector);
+    return next;
   };
 
   return (state: ToolLoopSlice, event: KitEvent, requestId: string | null): ToolLoopSlice => {
     switch (event.kind) {
-      case "user":
+      case "user": {
         if (state.markersThisRequest === 0 && state.stopped === null) return state;
-        return { ...state, markersThisRequest: 0, stopped: null };
+        const next = copy(state);
+        next.markersThisRequest = 0;
+        next.stopped = null;
+        return next;
+      }
       case "assistant": {
         if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
         // A list, not an object keyed by call ids: a message makes a few calls, and ids as keys cost a shape each.
         const pending = event.toolCalls.map((call) => new PendingCall(call.id, call.name, call.args, event.entryId));
-        return { ...state, pending: pending.length === 0 ? EMPTY_PENDING : pending };
+        const next = copy(state);
+        next.pending = pending.length === 0 ? EMPTY_PENDING : pending;
+        return next;
       }
       case "toolResult": {
         const call = pendingCall(state.pending, event.toolCallId);
@@ -115,19 +150,26 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
       case "kit": {
         const record = event.record;
         if (record.type === "toolLoopMarker") {
-          return {
-            ...state,
-            markerId: event.entryId,
-            markerRequestId: requestId,
-            markersThisRequest: state.markersThisRequest + 1,
-          };
+          const next = copy(state);
+          next.markerId = event.entryId;
+          next.markerRequestId = requestId;
+          next.markersThisRequest = state.markersThisRequest + 1;
+          return next;
         }
-        if (record.type === "toolLoopStop") return { ...state, stopped: record.details.loop };
+        if (record.type === "toolLoopStop") {
+          const next = copy(state);
+          next.stopped = record.details.loop;
+          return next;
+        }
         return state;
       }
-      case "other":
+      case "other": {
         if (!event.boundary) return state;
-        return state.boundary === state.recent.length ? state : { ...state, boundary: state.recent.length };
+        if (state.boundary === state.recent.length) return state;
+        const next = copy(state);
+        next.boundary = state.recent.length;
+        return next;
+      }
       case "hostMessage":
       case "modelChange":
       case "thinkingChange":

@@ -9,6 +9,17 @@ export const MUTATING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 /** Automatic verification rounds allowed per user request. */
 export const MAX_ROUNDS = 3;
 
+/** A fresh copy to set fields on before it is returned: one literal's shape for every slice (see `tool-loop.ts`). */
+function copy(state: VerificationSlice): VerificationSlice {
+  return {
+    revision: state.revision,
+    checks: state.checks,
+    mutationsThisRequest: state.mutationsThisRequest,
+    roundsThisRequest: state.roundsThisRequest,
+    incomplete: state.incomplete,
+  };
+}
+
 export function initialVerification(): VerificationSlice {
   return { revision: 0, checks: {}, mutationsThisRequest: 0, roundsThisRequest: 0, incomplete: false };
 }
@@ -43,19 +54,23 @@ export function checkResultOf(
 
 export const verificationReducer = (state: VerificationSlice, event: KitEvent): VerificationSlice => {
   switch (event.kind) {
-    case "user":
+    case "user": {
       if (state.mutationsThisRequest === 0 && state.roundsThisRequest === 0 && !state.incomplete) return state;
-      return { ...state, mutationsThisRequest: 0, roundsThisRequest: 0, incomplete: false };
+      const next = copy(state);
+      next.mutationsThisRequest = 0;
+      next.roundsThisRequest = 0;
+      next.incomplete = false;
+      return next;
+    }
     case "toolResult": {
       if (MUTATING_TOOLS.has(event.toolName)) {
         if (event.isError || !mutated(event.details)) return state;
-        // Every write or edit lands here: a plain frozen copy, without a draft.
-        return Object.freeze({
-          ...state,
-          revision: state.revision + 1,
-          checks: Object.freeze({}),
-          mutationsThisRequest: state.mutationsThisRequest + 1,
-        });
+        // Every write or edit lands here: a plain copy, without a draft.
+        const next = copy(state);
+        next.revision = state.revision + 1;
+        next.checks = Object.freeze({});
+        next.mutationsThisRequest = state.mutationsThisRequest + 1;
+        return next;
       }
       if (!isCheck(event.toolName)) return state;
       const name = event.toolName;
@@ -88,7 +103,10 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
         });
       }
       if (record.type === "verificationIncomplete") {
-        return state.incomplete ? state : { ...state, incomplete: true };
+        if (state.incomplete) return state;
+        const next = copy(state);
+        next.incomplete = true;
+        return next;
       }
       return state;
     }

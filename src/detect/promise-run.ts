@@ -92,15 +92,25 @@ function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
       run.texts.some((text, i) =>
         similar(text, reply.text, i === run.texts.length - 1 ? { earlier: run.texts.slice(0, i) } : null),
       );
+    // Literals, not spreads: every run then has one hidden class, which V8 keeps (see `reducers/tool-loop.ts`).
     return {
-      ...run,
+      recent: run.recent,
       promiseEntryIds: joins ? [...run.promiseEntryIds, reply.entryId] : run.promiseEntryIds,
       texts: joins ? [...run.texts, reply.text] : run.texts,
       repliesSinceFirst: run.repliesSinceFirst + 1,
+      stalled: run.stalled,
     };
   }
   const recent = [...run.recent, reply].slice(-STALL_WINDOW);
-  if (recent.length < 2) return { ...EMPTY_RUN, recent };
+  if (recent.length < 2) {
+    return {
+      recent,
+      promiseEntryIds: EMPTY_RUN.promiseEntryIds,
+      texts: EMPTY_RUN.texts,
+      repliesSinceFirst: 0,
+      stalled: false,
+    };
+  }
   const group = largestGroup(recent);
   const first = group[0] ? recent.indexOf(group[0]) : recent.length;
   return {

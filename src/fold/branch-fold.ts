@@ -13,9 +13,17 @@ export interface EntrySource {
 /**
  * `state(entry) = evolve(state(parent), entry)`, memoised by entry id across the whole tree: each entry is reduced
  * once however many branches share it, and a newly appended entry costs one reducer call. Every state asked for is
- * remembered; of the states passed on the way, those `remember` picks (all by default).
+ * remembered; of the states passed on the way, those in `kept` (all when it is null). A set, not a predicate: a
+ * closure made per fold would be a new call target for the optimised fold each time.
  */
 export class BranchFold {
+  // One fold lives as long as the process: V8 keeps a class's field layout (hidden class) only while an instance holds
+  // it, so a collection between two folds would otherwise discard it and the fold's optimised code with it.
+  static readonly #layout = new BranchFold(
+    { get: () => undefined, parentOf: () => null },
+    { initialState: () => ({}) as KitState, evolve: (state) => state },
+    new Set<string>(),
+  );
   private readonly memo = new Map<string, KitState>();
   /** Reducer calls made so far; tests use it to prove the incremental cost. */
   reductions = 0;
@@ -23,7 +31,7 @@ export class BranchFold {
   constructor(
     private readonly source: EntrySource,
     private readonly reducer: RootReducer,
-    private readonly remember: (id: string) => boolean = () => true,
+    private readonly kept: { has(id: string): boolean } | null = null,
   ) {}
 
   initialState(): KitState {
@@ -53,13 +61,13 @@ export class BranchFold {
       const entry = pending[i] as SessionEntry;
       state = this.reducer.evolve(state, toEvent(entry));
       this.reductions++;
-      if (i === 0 || this.remember(entry.id)) this.memo.set(entry.id, state);
+      if (i === 0 || this.kept === null || this.kept.has(entry.id)) this.memo.set(entry.id, state);
     }
     return this.memo.get(id) ?? state;
   }
 
   /**
-   * The state after each of `ids`, handed to `visit` and then dropped, but for those `remember` picks and those without
+   * The state after each of `ids`, handed to `visit` and then dropped, but for those in `kept` and those without
    * children (`children` counts them), which later calls read. A state waits only until its last child is visited:
    * in an order where parents come first (a file written in order), this walks the whole tree holding little more
    * than the states where branches fork. Any order gives the same states (a parent not yet visited is folded to).
@@ -84,7 +92,7 @@ export class BranchFold {
             parent === null ? this.reducer.initialState() : slot !== undefined ? slot.state : this.stateAt(parent);
           state = this.reducer.evolve(base, toEvent(entry));
           this.reductions++;
-          if (kids === 0 || this.remember(id)) this.memo.set(id, state);
+          if (kids === 0 || this.kept === null || this.kept.has(id)) this.memo.set(id, state);
         }
       }
       if (kids > 0) open.set(id, { state, left: kids });

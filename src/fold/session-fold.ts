@@ -9,8 +9,7 @@ import { kitReducer } from "./kit-reducer.js";
  * a heap of one state per entry.
  */
 export function foldTree(tree: SessionTree): BranchFold {
-  const forks = new Set(tree.branchPoints());
-  return new BranchFold(tree, kitReducer, (id) => forks.has(id));
+  return new BranchFold(tree, kitReducer, tree.forks());
 }
 
 /** State at every leaf, each entry reduced once for the whole tree. */

@@ -19,6 +19,8 @@ export class SessionTree {
   private readonly kids = new Map<string, string[]>();
   private readonly depths = new Map<string, number>();
   private readonly positionOf = new Map<string, RecordPosition>();
+  private leafIds: string[] | undefined;
+  private forkIds: Set<string> | undefined;
 
   constructor(entries: readonly SessionEntry[], positions: readonly RecordPosition[] = []) {
     this.entries = entries;
@@ -93,11 +95,19 @@ export class SessionTree {
     return this.kids.get(id) ?? [];
   }
 
-  /** Entries without children, in file order. */
+  /** Entries without children, in file order (found once: the tree does not change). */
   leaves(): string[] {
-    const out: string[] = [];
-    for (const id of this.byId.keys()) if (!this.kids.has(id)) out.push(id);
-    return out;
+    if (this.leafIds === undefined) {
+      this.leafIds = [];
+      for (const id of this.byId.keys()) if (!this.kids.has(id)) this.leafIds.push(id);
+    }
+    return [...this.leafIds];
+  }
+
+  /** The branch points as a set (built once). */
+  forks(): ReadonlySet<string> {
+    this.forkIds ??= new Set(this.branchPoints());
+    return this.forkIds;
   }
 
   /** Entries with more than one child: where branches fork. */
