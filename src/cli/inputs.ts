@@ -91,8 +91,8 @@ export function notASession(session: LoadedSession, shown: string): InputError {
 }
 
 /** A session the host can load; anything else is bad input that says why. */
-export function loadUsable(path: string, shown: string): LoadedSession {
-  const session = loadInput(path, shown);
+export function loadUsable(path: string, shown: string, options?: ReadOptions): LoadedSession {
+  const session = loadInput(path, shown, options);
   if (session.log.unusable) throw notASession(session, shown);
   return session;
 }

@@ -24,9 +24,15 @@ export interface ReplayReport {
   branches: BranchReplay[];
 }
 
-export function replaySession(file: string, session: LoadedSession, leaves?: readonly string[]): ReplayReport {
+/** `states`: the fold to read leaf states from (a `ReadingFold` of the same read), else the tree is folded here. */
+export function replaySession(
+  file: string,
+  session: LoadedSession,
+  leaves?: readonly string[],
+  states: { stateAt(id: string): KitState } = foldTree(session.tree),
+): ReplayReport {
   const { tree } = session;
-  const fold = foldTree(tree);
+  const fold = states;
   const active = tree.activeLeafId;
   const branches = (leaves ?? tree.leaves()).map((leafId) => ({
     leafId,

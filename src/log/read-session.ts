@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { readSync } from "node:fs";
 import { type Diagnostic, diagnostic, FATAL_CODES } from "./diagnostics.js";
 import type { SessionEntry, SessionHeader } from "./entry-types.js";
 import { invalidRecordStub, MAX_NESTING, nestsDeeper, withEmptyContent } from "./invalid-record.js";
@@ -44,6 +45,12 @@ export interface ReadOptions {
    * the parsed records are then garbage as soon as they are checked, and are never carried through the heap.
    */
   outline?: boolean;
+  /**
+   * Called with each entry as it is taken, in file order, before it is kept (or outlined), with where its line
+   * stands and its length in bytes (for `readEntryAt`; -1 when the entry was migrated and its line no longer says
+   * it); lets a reader fold the file while it is read.
+   */
+  onEntry?: (entry: SessionEntry, at: RecordPosition, lineBytes: number) => void;
 }
 
 /** Lines past this are reported; the host still parses them. */
@@ -65,6 +72,8 @@ interface Parsed {
   value: Record<string, unknown>;
   at: RecordPosition;
   hostIndex: number;
+  /** The line's length in bytes; -1 once the record may differ from its line (migrated). */
+  lineBytes?: number;
 }
 
 function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions): SessionLog {
@@ -139,7 +148,7 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
     }
     // A record needs at least two bytes per level, so only long lines are walked.
     if (raw.bytes.length > 2 * MAX_NESTING && nestsDeeper(value)) tooDeep.add(at.line);
-    const record = { value: value as Record<string, unknown>, at, hostIndex: index };
+    const record = { value: value as Record<string, unknown>, at, hostIndex: index, lineBytes: raw.bytes.length };
     if (streaming) {
       takeRecord(log, record, tooDeep.has(at.line), options);
       continue;
@@ -168,7 +177,7 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
 
   const migrated = migrateToV3(log, records);
   for (const record of migrated) {
-    if (record !== records[0]) takeRecord(log, record, tooDeep.has(record.at.line), options);
+    if (record !== records[0]) takeRecord(log, { ...record, lineBytes: -1 }, tooDeep.has(record.at.line), options);
   }
   return finish(log);
 }
@@ -191,26 +200,58 @@ function takeRecord(log: SessionLog, record: Parsed, tooDeep: boolean, options: 
     });
     return;
   }
-  let entry = value as unknown as SessionEntry;
-  if (options.validate !== false) {
-    const check = tooDeep
-      ? { ok: false as const, unknown: false, message: `record nests deeper than ${MAX_NESTING} levels` }
-      : checkEntry(value);
-    if (!check.ok) {
-      const code = check.unknown ? "W_UNKNOWN_TYPE" : "E_SCHEMA";
-      const filled = check.unknown || tooDeep ? null : withEmptyContent(value);
-      const unreadable = !check.unknown && (filled === null || !checkEntry(filled).ok);
-      const note = check.unknown
-        ? " (kept, ignored by the kit)"
-        : unreadable
-          ? ": the kit keeps its place in the tree and leaves its content out of state and views"
-          : "";
-      diagnostics.push(diagnostic(code, record.at, check.message + note, value.id));
-      if (unreadable) entry = invalidRecordStub(value, value.id);
-    }
-  }
+  const entry = entryOf(value as Record<string, unknown> & { id: string }, tooDeep, options, (code, message) =>
+    diagnostics.push(diagnostic(code, record.at, message, value.id as string)),
+  );
+  options.onEntry?.(entry, record.at, record.lineBytes ?? -1);
   log.entries.push(options.outline ? outlineOf(entry) : entry);
   log.positions.push(record.at);
+}
+
+/** A record with a string id as the kit keeps it: itself, or a stand-in when its content cannot be read. */
+function entryOf(
+  value: Record<string, unknown> & { id: string },
+  tooDeep: boolean,
+  options: ReadOptions,
+  report: (code: "W_UNKNOWN_TYPE" | "E_SCHEMA", message: string) => void,
+): SessionEntry {
+  if (options.validate === false) return value as unknown as SessionEntry;
+  const check = tooDeep
+    ? { ok: false as const, unknown: false, message: `record nests deeper than ${MAX_NESTING} levels` }
+    : checkEntry(value);
+  if (check.ok) return value as unknown as SessionEntry;
+  const code = check.unknown ? "W_UNKNOWN_TYPE" : "E_SCHEMA";
+  const filled = check.unknown || tooDeep ? null : withEmptyContent(value);
+  const unreadable = !check.unknown && (filled === null || !checkEntry(filled).ok);
+  const note = check.unknown
+    ? " (kept, ignored by the kit)"
+    : unreadable
+      ? ": the kit keeps its place in the tree and leaves its content out of state and views"
+      : "";
+  report(code, check.message + note);
+  return unreadable ? invalidRecordStub(value, value.id) : (value as unknown as SessionEntry);
+}
+
+/**
+ * The entry of a v3 file's line read again (`at` and `lineBytes` as `onEntry` gave them): the same value the reader
+ * took, for a reader that let it go.
+ */
+export function readEntryAt(
+  fd: number,
+  at: RecordPosition,
+  lineBytes: number,
+  options: ReadOptions = {},
+): SessionEntry {
+  const bytes = Buffer.allocUnsafe(lineBytes);
+  let read = 0;
+  while (read < lineBytes) {
+    const n = readSync(fd, bytes, read, lineBytes - read, at.byteOffset + read);
+    if (n === 0) throw new Error(`line ${at.line} ended early`);
+    read += n;
+  }
+  const value = JSON.parse(bytes.toString("utf8")) as Record<string, unknown> & { id: string };
+  const tooDeep = lineBytes > 2 * MAX_NESTING && nestsDeeper(value);
+  return entryOf(value, tooDeep, options, () => {});
 }
 
 /**

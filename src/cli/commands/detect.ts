@@ -3,6 +3,7 @@ import { isStalled } from "../../../reducers/recovery.js";
 import type { KitState } from "../../../reducers/state.js";
 import { toolLoopReport } from "../../../reducers/tool-loop.js";
 import { type ExplainedStep, explainPath } from "../../detect/explain.js";
+import { ReadingFold } from "../../fold/reading-fold.js";
 import { runEventsOf } from "../../fold/run-events.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { describeToolLoop } from "../../kit/host-messages.js";
@@ -61,10 +62,15 @@ export const detectCommand: Command = {
   ],
   run({ values, positionals, cwd }) {
     const { path, shown } = singleFile(positionals, cwd);
-    const { tree } = loadUsable(path, shown);
+    // Folded while read (only --explain reads the path's entries again); a file the host did not write in order is
+    // read again and folded whole.
+    const fold = new ReadingFold(path);
+    const read = loadUsable(path, shown, fold.readOptions());
+    const exact = fold.matches(read.tree) && !values.explain;
+    const { tree } = exact ? read : loadUsable(path, shown);
     const given = values.leaf as string | undefined;
     const leaf = given === undefined ? tree.activeLeafId : resolveEntryId(tree, given, shown);
-    const state = foldTree(tree).stateAt(leaf);
+    const state = exact ? fold.stateAt(leaf) : foldTree(tree).stateAt(leaf);
     const report: DetectReport = {
       file: shown,
       leafId: leaf,

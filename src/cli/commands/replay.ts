@@ -1,3 +1,4 @@
+import { ReadingFold } from "../../fold/reading-fold.js";
 import { formatReplay, type ReplayReport, replaySession } from "../../fold/replay-report.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
@@ -7,9 +8,13 @@ import { expandInputs, loadUsable, resolveEntryId } from "../inputs.js";
 /** One file's replay of every branch (or of one leaf); what a file-pool worker runs for a folder. */
 export function replayFile(path: string, shown: string, leaf?: string): ReplayReport | FileFailure {
   return settle(shown, () => {
-    const session = loadUsable(path, shown);
+    // Folded while read; a file the host did not write in order is read again and folded whole.
+    const fold = new ReadingFold(path);
+    const read = loadUsable(path, shown, fold.readOptions());
+    const exact = fold.matches(read.tree);
+    const session = exact ? read : loadUsable(path, shown);
     const leaves = leaf === undefined ? undefined : [resolveEntryId(session.tree, leaf, shown)];
-    return replaySession(shown, session, leaves);
+    return exact ? replaySession(shown, session, leaves, fold) : replaySession(shown, session, leaves);
   });
 }
 
