@@ -19,6 +19,7 @@ export interface EntrySource {
 export class BranchFold {
   // One fold lives as long as the process: V8 keeps a class's field layout (hidden class) only while an instance holds
   // it, so a collection between two folds would otherwise discard it and the fold's optimised code with it.
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: held, never read, to keep the layout alive
   static readonly #layout = new BranchFold(
     { get: () => undefined, parentOf: () => null },
     { initialState: () => ({}) as KitState, evolve: (state) => state },
