@@ -1,6 +1,7 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/session.js";
 import { classifyReply } from "./reply-classifier.js";
+import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
 
 export type { RunEvent };
@@ -21,6 +22,8 @@ export interface PromiseRun {
   texts: string[];
   repliesSinceFirst: number;
   stalled: boolean;
+  /** Set when the learned scorer, not the rules, joined the run: its score. */
+  learnedScore?: number;
 }
 
 export interface StallVerdict {
@@ -48,12 +51,25 @@ export const EMPTY_RUN: PromiseRun = Object.freeze({
   stalled: false,
 });
 
+/** `learned`: a window whose replies the rules do not group may still form a run under the learned scorer. */
+export interface RunOptions {
+  learned: boolean;
+}
+
 /**
  * One step. Tool calls, tool results and recovery anchors reset the run; user and host messages pass through. Replies
  * are classified lazily: only once two text-only replies sit in the window (memoised per text). Once stalled, a run
  * stays stalled until a reset: nothing else answers the loop.
  */
-export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
+export function runAdvancer(options: RunOptions): (run: PromiseRun, event: RunEvent) => PromiseRun {
+  return (run, event) => step(run, event, options);
+}
+
+export const advanceRun = runAdvancer({ learned: true });
+/** The hand-written rules alone: what the learned scorer is trained against. */
+export const advanceRunByRules = runAdvancer({ learned: false });
+
+function step(run: PromiseRun, event: RunEvent, options: RunOptions): PromiseRun {
   switch (event.type) {
     case "toolResult":
     case "anchor":
@@ -64,7 +80,7 @@ export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
     case "assistant":
       if (UNCOUNTED_STOP_REASONS.has(event.stopReason)) return run;
       if (event.toolCalls > 0) return reset(run);
-      return afterReply(run, { entryId: event.entryId, text: event.text });
+      return afterReply(run, { entryId: event.entryId, text: event.text }, options);
     default:
       return exhaustive(event);
   }
@@ -77,7 +93,7 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
     return {
       stalled: true,
       promiseEntryIds: [...run.promiseEntryIds],
-      reason: `${n} action-promise replies about the same action without a tool call or result within ${run.repliesSinceFirst} replies`,
+      reason: `${n} action-promise replies about the same action without a tool call or result within ${run.repliesSinceFirst} replies${learnedNote(run)}`,
     };
   }
   const reason =
@@ -85,7 +101,14 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
   return { stalled: false, promiseEntryIds: [...run.promiseEntryIds], reason };
 }
 
-function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
+/** How a run the learned scorer joined says so. */
+export function learnedNote(run: { learnedScore?: number }): string {
+  return run.learnedScore === undefined
+    ? ""
+    : ` (joined by the learned run scorer: ${run.learnedScore.toFixed(2)} >= ${RUN_MODEL_THRESHOLD})`;
+}
+
+function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): PromiseRun {
   if (run.stalled) {
     const joins =
       isCandidate(reply) &&
@@ -102,6 +125,10 @@ function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
   const recent = [...run.recent, reply].slice(-STALL_WINDOW);
   if (recent.length < 2) return { ...EMPTY_RUN, recent };
   const group = largestGroup(recent);
+  if (group.length < STALL_RUN_LENGTH && options.learned && recent.length >= STALL_RUN_LENGTH) {
+    const learned = learnedRun(recent);
+    if (learned) return learned;
+  }
   const first = group[0] ? recent.indexOf(group[0]) : recent.length;
   return {
     recent,
@@ -109,6 +136,21 @@ function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
     texts: group.map((r) => r.text),
     repliesSinceFirst: recent.length - first,
     stalled: group.length >= STALL_RUN_LENGTH,
+  };
+}
+
+/** Three replies of the window the learned scorer reads as one promise, when it scores them at its threshold or above. */
+function learnedRun(recent: RunReply[]): PromiseRun | null {
+  const { score, indices } = scoreRun(recent.map((r) => ({ text: r.text, cls: classifyReply(r.text) })));
+  if (indices === null || score < RUN_MODEL_THRESHOLD) return null;
+  const members = indices.map((i) => recent[i] as RunReply);
+  return {
+    recent,
+    promiseEntryIds: members.map((r) => r.entryId),
+    texts: members.map((r) => r.text),
+    repliesSinceFirst: recent.length - indices[0],
+    stalled: true,
+    learnedScore: score,
   };
 }
 
