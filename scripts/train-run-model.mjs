@@ -21,7 +21,7 @@ const args = new Set(process.argv.slice(2));
 const L2 = 0.01;
 const MIL_ROUNDS = 3;
 /** The decision threshold: chosen on leave-one-folder-out precision, not on any test split. */
-const THRESHOLD = Number(process.env.RUN_MODEL_THRESHOLD ?? 0.9);
+const THRESHOLD = Number(process.env.RUN_MODEL_THRESHOLD ?? 0.95);
 
 /** Every labelled leaf: its label, the rules' verdict and the feature rows of its window's candidate triples. */
 function leaves() {

@@ -1,7 +1,7 @@
 import { lemmatize } from "./intent.js";
 import { lexicon } from "./lexicon.js";
 import type { ReplyClass } from "./reply-classifier.js";
-import { classSimilarity, differentThings, nearIdentical } from "./similarity.js";
+import { classSimilarity, differentThings, FURTHER_STEP, nearIdentical } from "./similarity.js";
 import { normalizeText, units } from "./units.js";
 
 /** A window reply the learned run scorer may read, with what its features need computed once. */
@@ -12,6 +12,8 @@ export interface Candidate {
   index: number;
   grams: ReadonlySet<string>;
   units: number;
+  /** Opens as a further step: "Then I'll …", 然后 …. */
+  further: boolean;
 }
 
 /** How alike two candidates are, by each measure the scorer weighs. */
@@ -23,7 +25,7 @@ export interface PairScores {
 }
 
 /** Kinds that may hide a promise the rules did not read: "Checking the logs now.", 现在就去跑一下测试。 */
-const WEAK_KINDS = new Set(["factual", "status", "deliverable"]);
+const WEAK_KINDS = new Set(["factual", "status"]);
 /** Longer replies of a weak kind are answers, not promises in another form. */
 const WEAK_MAX_UNITS = 40;
 /** Replies this short (units) are one-liners; runs of them are more often chatter than a loop. */
@@ -33,7 +35,9 @@ export function toCandidate(text: string, cls: ReplyClass, index: number): Candi
   const length = units(normalizeText(text)).length;
   const eligible =
     cls.kind === "promise" || cls.kind === "unknown-language" || (WEAK_KINDS.has(cls.kind) && length <= WEAK_MAX_UNITS);
-  return eligible ? { text, cls, index, grams: contentGrams(text), units: length } : null;
+  if (!eligible) return null;
+  const further = FURTHER_STEP.test(normalizeText(text).trim());
+  return { text, cls, index, grams: contentGrams(text), units: length, further };
 }
 
 export function pairScores(a: Candidate, b: Candidate): PairScores {
@@ -50,16 +54,17 @@ export const FEATURE_NAMES = [
   "bias",
   "promises",
   "rule-sim-min",
-  "rule-sim-mean",
+  "rule-sim-max",
   "content-min",
-  "content-mean",
+  "content-max",
   "chars-min",
-  "chars-mean",
+  "chars-max",
   "one-action",
   "different-things",
   "gaps",
   "short",
   "weak-content",
+  "further-step",
 ] as const;
 
 /**
@@ -90,21 +95,18 @@ export function runFeatures(
     1,
     promises / 3,
     Math.min(...rule),
-    mean(rule),
+    Math.max(...rule),
     Math.min(...content),
-    mean(content),
+    Math.max(...content),
     Math.min(...chars),
-    mean(chars),
+    Math.max(...chars),
     actions.size <= 1 ? 1 : 0,
     pairs.filter((p) => p.differentThings).length / 3,
     (replies[2].index - replies[0].index - 2) / 3,
     replies.every((r) => r.units <= SHORT_UNITS) ? 1 : 0,
     Math.min(...weak),
+    replies.slice(1).filter((r) => r.further).length / 2,
   ];
-}
-
-function mean(values: readonly number[]): number {
-  return values.reduce((s, v) => s + v, 0) / values.length;
 }
 
 const HAN = /\p{Script=Han}/u;
