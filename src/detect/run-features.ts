@@ -32,12 +32,30 @@ const WEAK_MAX_UNITS = 40;
 const SHORT_UNITS = 25;
 
 export function toCandidate(text: string, cls: ReplyClass, index: number): Candidate | null {
-  const length = units(normalizeText(text)).length;
+  if (cls.kind !== "promise" && cls.kind !== "unknown-language" && !WEAK_KINDS.has(cls.kind)) return null;
+  const known = readings.get(text);
+  const reading = known ?? read(text);
+  if (!known) {
+    if (readings.size >= MEMO_LIMIT) readings.clear();
+    readings.set(text, reading);
+  }
+  const { length, grams, further } = reading;
   const eligible =
     cls.kind === "promise" || cls.kind === "unknown-language" || (WEAK_KINDS.has(cls.kind) && length <= WEAK_MAX_UNITS);
-  if (!eligible) return null;
-  const further = FURTHER_STEP.test(normalizeText(text).trim());
-  return { text, cls, index, grams: contentGrams(text), units: length, further };
+  return eligible ? { text, cls, index, grams, units: length, further } : null;
+}
+
+/** What a candidate needs from its text, memoised by text like the classifier's readings. */
+const MEMO_LIMIT = 4096;
+const readings = new Map<string, { length: number; grams: Set<string>; further: boolean }>();
+
+function read(text: string) {
+  const normalized = normalizeText(text);
+  return {
+    length: units(normalized).length,
+    grams: contentGrams(text),
+    further: FURTHER_STEP.test(normalized.trim()),
+  };
 }
 
 export function pairScores(a: Candidate, b: Candidate): PairScores {

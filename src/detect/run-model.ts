@@ -36,17 +36,21 @@ const weights = FEATURE_NAMES.map((name) => (model.features as Record<string, nu
 /** The learned scorer's threshold (chosen with its training); a run scoring at or above it is a stall. */
 export const RUN_MODEL_THRESHOLD: number = model.threshold;
 
+/** Pairs memoised by their texts: each new reply of a window brings at most five new pairs. */
+const MEMO_LIMIT = 4096;
+const pairMemo = new Map<string, PairScores>();
+
 /** Every three replies of the window that could form a run, with their features. */
 export function runTriples(window: readonly WindowReply[]): ScoredTriple[] {
   const candidates = window.flatMap((r, i) => toCandidate(r.text, r.cls, i) ?? []);
   if (candidates.filter((c) => c.cls.kind === "promise").length < MIN_RULE_PROMISES) return [];
-  const pairs = new Map<string, PairScores>();
   const pair = (a: Candidate, b: Candidate) => {
-    const key = `${a.index}:${b.index}`;
-    let scores = pairs.get(key);
+    const key = `${a.text}\u0000${b.text}`;
+    let scores = pairMemo.get(key);
     if (!scores) {
+      if (pairMemo.size >= MEMO_LIMIT) pairMemo.clear();
       scores = pairScores(a, b);
-      pairs.set(key, scores);
+      pairMemo.set(key, scores);
     }
     return scores;
   };
