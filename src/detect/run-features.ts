@@ -24,7 +24,10 @@ export interface PairScores {
   differentThings: boolean;
 }
 
-/** Kinds that may hide a promise the rules did not read: "Checking the logs now.", 现在就去跑一下测试。 */
+/**
+ * Kinds that may hide a promise the rules did not read ("Checking the logs now.", 现在就去跑一下测试。) when short and
+ * naming an action. Replies in a language the lexicons do not read are left to the rules' near-identical fallback.
+ */
 const WEAK_KINDS = new Set(["factual", "status"]);
 /** Longer replies of a weak kind are answers, not promises in another form. */
 const WEAK_MAX_UNITS = 40;
@@ -32,30 +35,38 @@ const WEAK_MAX_UNITS = 40;
 const SHORT_UNITS = 25;
 
 export function toCandidate(text: string, cls: ReplyClass, index: number): Candidate | null {
-  if (cls.kind !== "promise" && cls.kind !== "unknown-language" && !WEAK_KINDS.has(cls.kind)) return null;
+  if (cls.kind !== "promise" && !WEAK_KINDS.has(cls.kind)) return null;
   const known = readings.get(text);
   const reading = known ?? read(text);
   if (!known) {
     if (readings.size >= MEMO_LIMIT) readings.clear();
     readings.set(text, reading);
   }
-  const { length, grams, further } = reading;
-  const eligible =
-    cls.kind === "promise" || cls.kind === "unknown-language" || (WEAK_KINDS.has(cls.kind) && length <= WEAK_MAX_UNITS);
+  const { length, grams, further, acting } = reading;
+  const eligible = cls.kind === "promise" || (length <= WEAK_MAX_UNITS && acting);
   return eligible ? { text, cls, index, grams, units: length, further } : null;
 }
 
 /** What a candidate needs from its text, memoised by text like the classifier's readings. */
 const MEMO_LIMIT = 4096;
-const readings = new Map<string, { length: number; grams: Set<string>; further: boolean }>();
+const readings = new Map<string, { length: number; grams: Set<string>; further: boolean; acting: boolean }>();
 
 function read(text: string) {
   const normalized = normalizeText(text);
+  const seq = units(normalized);
   return {
-    length: units(normalized).length,
+    length: seq.length,
     grams: contentGrams(text),
     further: FURTHER_STEP.test(normalized.trim()),
+    acting: namesAction(seq),
   };
+}
+
+/** Some verb of the action lexicons stands in the reply: "Checking the logs now." (an answer names none). */
+function namesAction(seq: readonly string[]): boolean {
+  const lex = lexicon();
+  for (let at = 0; at < seq.length; at++) if (lex.verbs.match(seq, at, lex.fillerUnits)?.phrase.action) return true;
+  return false;
 }
 
 export function pairScores(a: Candidate, b: Candidate): PairScores {

@@ -9,16 +9,20 @@ import { reply, stalled, USER } from "./replies.js";
 const events = (...texts: string[]): RunEvent[] => texts.flatMap((t) => [USER, reply(t)]);
 const window = (...texts: string[]) => texts.map((text) => ({ text, cls: classifyReply(text) }));
 
-const PLAN = ["我先看一下 execution plan。", "Let me get the execution plan.", "我拿一下 EXPLAIN ANALYZE 的结果。"];
+const INIT = [
+  "Give me a moment to look at commands/__init__.py.",
+  "Bear with me while I go through commands/__init__.py.",
+  "One sec — checking the commands package init now.",
+];
 
 describe("the learned run scorer", () => {
-  it("given one query plan promised in two languages that the rules do not group, then it joins the three", () => {
-    expect(events(...PLAN).reduce(advanceRunByRules, EMPTY_RUN).stalled).toBe(false);
-    const run = events(...PLAN).reduce(advanceRun, EMPTY_RUN);
+  it("given one file promised three ways, the last as a status the rules do not read, then it joins the three", () => {
+    expect(events(...INIT).reduce(advanceRunByRules, EMPTY_RUN).stalled).toBe(false);
+    const run = events(...INIT).reduce(advanceRun, EMPTY_RUN);
     expect(run.stalled).toBe(true);
     expect(run.learnedScore).toBeGreaterThanOrEqual(RUN_MODEL_THRESHOLD);
     expect(run.promiseEntryIds).toHaveLength(3);
-    expect(detectStall(events(...PLAN)).reason).toContain("learned run scorer");
+    expect(detectStall(events(...INIT)).reason).toContain("learned run scorer");
   });
 
   it("given three different changes announced one after another, then it stays under its threshold", () => {

@@ -35,6 +35,7 @@ const DEV_FOLDERS = [
   "dev-k",
   "dev-l",
   "dev-m",
+  "dev-n",
 ];
 const devs = DEV_FOLDERS.map((name) => ({ name, items: scoreSplit(join(SET, name), true) }));
 const dev = devs.flatMap(({ name, items }) => (items ?? []).map((s) => ({ ...s, id: `${name}/${s.id}` })));
