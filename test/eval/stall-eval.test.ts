@@ -36,6 +36,7 @@ const DEV_FOLDERS = [
   "dev-l",
   "dev-m",
   "dev-n",
+  "dev-o",
 ];
 const devs = DEV_FOLDERS.map((name) => ({ name, items: scoreSplit(join(SET, name), true) }));
 const dev = devs.flatMap(({ name, items }) => (items ?? []).map((s) => ({ ...s, id: `${name}/${s.id}` })));
