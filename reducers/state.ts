@@ -59,6 +59,7 @@ export interface PromiseRunState {
   texts: string[];
   repliesSinceFirst: number;
   stalled: boolean;
+  learnedScore: number | null;
 }
 
 export interface RecoverySlice {

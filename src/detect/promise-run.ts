@@ -1,6 +1,7 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/session.js";
 import { classifyReply } from "./reply-classifier.js";
+import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
 
 export type { RunEvent };
@@ -21,6 +22,8 @@ export interface PromiseRun {
   texts: string[];
   repliesSinceFirst: number;
   stalled: boolean;
+  /** The learned scorer's score when it, not the rules, joined the run; null otherwise. */
+  learnedScore: number | null;
 }
 
 export interface StallVerdict {
@@ -46,14 +49,28 @@ export const EMPTY_RUN: PromiseRun = Object.freeze({
   texts: frozen<string>([]),
   repliesSinceFirst: 0,
   stalled: false,
+  learnedScore: null,
 });
+
+/** `learned`: a window whose replies the rules do not group may still form a run under the learned scorer. */
+export interface RunOptions {
+  learned: boolean;
+}
 
 /**
  * One step. Tool calls, tool results and recovery anchors reset the run; user and host messages pass through. Replies
  * are classified lazily: only once two text-only replies sit in the window (memoised per text). Once stalled, a run
  * stays stalled until a reset: nothing else answers the loop.
  */
-export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
+export function runAdvancer(options: RunOptions): (run: PromiseRun, event: RunEvent) => PromiseRun {
+  return (run, event) => step(run, event, options);
+}
+
+export const advanceRun = runAdvancer({ learned: true });
+/** The hand-written rules alone: what the learned scorer is trained against. */
+export const advanceRunByRules = runAdvancer({ learned: false });
+
+function step(run: PromiseRun, event: RunEvent, options: RunOptions): PromiseRun {
   switch (event.type) {
     case "toolResult":
     case "anchor":
@@ -64,7 +81,7 @@ export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
     case "assistant":
       if (UNCOUNTED_STOP_REASONS.has(event.stopReason)) return run;
       if (event.toolCalls > 0) return reset(run);
-      return afterReply(run, { entryId: event.entryId, text: event.text });
+      return afterReply(run, { entryId: event.entryId, text: event.text }, options);
     default:
       return exhaustive(event);
   }
@@ -77,7 +94,7 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
     return {
       stalled: true,
       promiseEntryIds: [...run.promiseEntryIds],
-      reason: `${n} action-promise replies about the same action without a tool call or result within ${run.repliesSinceFirst} replies`,
+      reason: `${n} action-promise replies about the same action without a tool call or result within ${run.repliesSinceFirst} replies${learnedNote(run)}`,
     };
   }
   const reason =
@@ -85,7 +102,14 @@ export function detectStall(events: readonly RunEvent[]): StallVerdict {
   return { stalled: false, promiseEntryIds: [...run.promiseEntryIds], reason };
 }
 
-function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
+/** How a run the learned scorer joined says so. */
+export function learnedNote(run: { learnedScore: number | null }): string {
+  return run.learnedScore === null
+    ? ""
+    : ` (joined by the learned run scorer: ${run.learnedScore.toFixed(2)} >= ${RUN_MODEL_THRESHOLD})`;
+}
+
+function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): PromiseRun {
   if (run.stalled) {
     const joins =
       isCandidate(reply) &&
@@ -99,6 +123,7 @@ function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
       texts: joins ? [...run.texts, reply.text] : run.texts,
       repliesSinceFirst: run.repliesSinceFirst + 1,
       stalled: run.stalled,
+      learnedScore: run.learnedScore,
     };
   }
   const recent = [...run.recent, reply].slice(-STALL_WINDOW);
@@ -109,9 +134,14 @@ function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
       texts: EMPTY_RUN.texts,
       repliesSinceFirst: 0,
       stalled: false,
+      learnedScore: null,
     };
   }
   const group = largestGroup(recent);
+  if (group.length < STALL_RUN_LENGTH && options.learned && recent.length >= STALL_RUN_LENGTH) {
+    const learned = learnedRun(recent);
+    if (learned) return learned;
+  }
   const first = group[0] ? recent.indexOf(group[0]) : recent.length;
   return {
     recent,
@@ -119,6 +149,22 @@ function afterReply(run: PromiseRun, reply: RunReply): PromiseRun {
     texts: group.map((r) => r.text),
     repliesSinceFirst: recent.length - first,
     stalled: group.length >= STALL_RUN_LENGTH,
+    learnedScore: null,
+  };
+}
+
+/** Three replies of the window the learned scorer reads as one promise, when it scores them at its threshold or above. */
+function learnedRun(recent: RunReply[]): PromiseRun | null {
+  const { score, indices } = scoreRun(recent.map((r) => ({ text: r.text, cls: classifyReply(r.text) })));
+  if (indices === null || score < RUN_MODEL_THRESHOLD) return null;
+  const members = indices.map((i) => recent[i] as RunReply);
+  return {
+    recent,
+    promiseEntryIds: members.map((r) => r.entryId),
+    texts: members.map((r) => r.text),
+    repliesSinceFirst: recent.length - indices[0],
+    stalled: true,
+    learnedScore: score,
   };
 }
 

@@ -100,7 +100,7 @@ function adjacentSimilarity(
 /** A name, not a word: a path, a file, a dotted or snake_case symbol, a tool with digits in it. */
 const NAME = /[./_@]|\d[a-z]|[a-z]\d/;
 
-const FURTHER_STEP =
+export const FURTHER_STEP =
   /^(?:then|finally|after that|afterwards|also|and then|lastly|然后|最后|另外|之后|接着|其次|还有|다음으로|마지막으로|그다음|次に|最後に|それから)/u;
 
 /** A word's stem for matching renamed objects: "signing" / "sign", "indexes" / "index". */
@@ -224,6 +224,7 @@ export function classSimilarity(
   textB: string,
   adjacent: { earlier: readonly string[] } | null = null,
 ): number {
+  if (differentFolders(textA, textB)) return 0;
   let best = 0;
   // "然后我把 X 改成 Y" after "我先备份 X": a further step of another kind is the next step, not the same promise.
   const further = FURTHER_STEP.test(normalizeText(textB).trim());
@@ -287,6 +288,32 @@ function endsAlike(a: string, b: string): boolean {
   let missing = 0;
   for (const g of grams) if (!tail.includes(g)) missing++;
   return missing <= 1;
+}
+
+const PATH = /[\w.-]+(?:\/[\w.-]+)+/g;
+
+/** "auth/health.go" / "cart/health.go": one file name in different folders, and no path the two share. */
+function differentFolders(a: string, b: string): boolean {
+  const folders = (text: string) => {
+    const out = new Map<string, Set<string>>();
+    for (const path of text.toLowerCase().match(PATH) ?? []) {
+      const cut = path.lastIndexOf("/");
+      const name = path.slice(cut + 1);
+      out.set(name, (out.get(name) ?? new Set()).add(path.slice(0, cut)));
+    }
+    return out;
+  };
+  const left = folders(a);
+  if (left.size === 0) return false;
+  const right = folders(b);
+  let differ = false;
+  for (const [name, dirs] of left) {
+    const others = right.get(name);
+    if (!others) continue;
+    if ([...dirs].some((d) => others.has(d))) return false;
+    differ = true;
+  }
+  return differ;
 }
 
 /** Latin names with a digit, dot, slash or underscore in each text, none shared. */

@@ -21,7 +21,24 @@ const regression: Scored[] = STALL_CASES.map((c) => {
   };
 });
 /** Dev folders, one per writer: each frozen split is folded in here once scored (see stall-set/SCORES.md). */
-const DEV_FOLDERS = ["dev", "dev-b", "dev-c", "dev-d", "dev-e", "dev-f", "dev-g", "dev-h", "dev-i", "dev-j", "dev-k"];
+const DEV_FOLDERS = [
+  "dev",
+  "dev-b",
+  "dev-c",
+  "dev-d",
+  "dev-e",
+  "dev-f",
+  "dev-g",
+  "dev-h",
+  "dev-i",
+  "dev-j",
+  "dev-k",
+  "dev-l",
+  "dev-m",
+  "dev-n",
+  "dev-o",
+  "dev-p",
+];
 const devs = DEV_FOLDERS.map((name) => ({ name, items: scoreSplit(join(SET, name), true) }));
 const dev = devs.flatMap(({ name, items }) => (items ?? []).map((s) => ({ ...s, id: `${name}/${s.id}` })));
 /**

@@ -3,6 +3,7 @@ import { isStalled } from "../../../reducers/recovery.js";
 import type { KitState } from "../../../reducers/state.js";
 import { toolLoopReport } from "../../../reducers/tool-loop.js";
 import { type ExplainedStep, explainPath } from "../../detect/explain.js";
+import { learnedNote } from "../../detect/promise-run.js";
 import { ReadingFold } from "../../fold/reading-fold.js";
 import { runEventsOf } from "../../fold/run-events.js";
 import { foldTree } from "../../fold/session-fold.js";
@@ -27,7 +28,7 @@ export function stallReason(state: KitState): string {
   const r = state.recovery;
   if (r.stopped) return "STALLED_NO_TOOL_PROGRESS was recorded after a recovery in this request";
   if (r.run.stalled) {
-    return `${r.run.promiseEntryIds.length} similar action-promise replies with no tool call or result between them`;
+    return `${r.run.promiseEntryIds.length} similar action-promise replies with no tool call or result between them${learnedNote(r.run)}`;
   }
   if (r.run.promiseEntryIds.length > 0) {
     return `${r.run.promiseEntryIds.length} recent action-promise replies without tools; not a stall yet`;
