@@ -58,6 +58,15 @@ export const nodePolicyFs: PolicyFs = {
   },
 };
 
+/**
+ * `fs.lstat` that returns undefined for an absent path instead of throwing (a thrown ENOENT costs about 10 µs, five
+ * times the call itself; marker probes miss on nearly every directory). An injected file system keeps its own lstat.
+ */
+export function lstatOrAbsent(fs: PolicyFs): (path: string) => Stats | undefined {
+  if (fs === nodePolicyFs) return (path) => lstatSync(path, { throwIfNoEntry: false });
+  return (path) => fs.lstat(path);
+}
+
 export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? code : undefined;

@@ -7,7 +7,7 @@ import { CONTROL_DIRS, MARKER_NAME } from "./constants.js";
 import type { Decision, DenialKind, Denied, PolicyOp, Unresolvable, UnresolvableCode } from "./decision.js";
 import { expandPathInput } from "./path-input.js";
 import { partsBelow, sameParts } from "./path-parts.js";
-import { errorCode, isAbsent, nodePolicyFs, type PolicyFs } from "./policy-fs.js";
+import { errorCode, isAbsent, lstatOrAbsent, nodePolicyFs, type PolicyFs } from "./policy-fs.js";
 import { realPathOf } from "./real-path.js";
 
 export interface PolicyOptions {
@@ -59,10 +59,10 @@ export function createPolicy(options: PolicyOptions): Policy {
     return parts ? trueCase(rootReal, parts, fold, fs) : real;
   };
 
+  const lstat = lstatOrAbsent(fs);
   const probeMarker = (dir: string): { probe: MarkerProbe; unresolvable?: UnresolvableCode } => {
     try {
-      fs.lstat(join(dir, MARKER_NAME));
-      return { probe: "marker" };
+      return { probe: lstat(join(dir, MARKER_NAME)) === undefined ? "none" : "marker" };
     } catch (error) {
       if (isAbsent(error)) return { probe: "none" };
       const code = errorCode(error);
@@ -161,7 +161,7 @@ export function createPolicy(options: PolicyOptions): Policy {
 
     let finalLink = false;
     try {
-      finalLink = fs.lstat(lexical).isSymbolicLink();
+      finalLink = lstat(lexical)?.isSymbolicLink() ?? false;
     } catch {
       finalLink = false;
     }

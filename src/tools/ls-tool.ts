@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { requireDirectory } from "./file-issue-result.js";
 import { guardedPath } from "./path-arg.js";
@@ -22,10 +23,16 @@ export function createLsTool(deps: ToolDeps): ToolDefinition<LsParams> {
       throwIfAborted(signal);
       const decision = guardedPath(deps, "ls", params?.path, "list", true);
       if (!decision.ok) return decision.result;
-      const notDir = await requireDirectory(decision.path, ops, policy.root, "ls");
-      if (notDir) return notDir;
+      let entries: Dirent[];
+      try {
+        entries = await ops.readdir(decision.path);
+      } catch (error) {
+        // Only a listing that fails pays for the stat that says why (not a directory, missing, denied).
+        const notDir = await requireDirectory(decision.path, ops, policy.root, "ls");
+        if (notDir) return notDir;
+        throw error;
+      }
       const limit = countArg(params?.limit, 500);
-      const entries = await ops.readdir(decision.path);
       entries.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
       const lines: string[] = [];
       const pruned: string[] = [];

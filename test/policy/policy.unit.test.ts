@@ -140,6 +140,24 @@ describe("decide", () => {
   });
 });
 
+describe("the default file system's probes", () => {
+  it("given paths of every kind, when decided through the non-throwing lstat, then they match the throwing one", () => {
+    // An injected copy of the node file system goes through its own (throwing) lstat.
+    const injected = createPolicy({ root: f.root, home: f.base, protectedDirs: [f.kitDir], fs: { ...nodePolicyFs } });
+    const dirs = ["", "private", "docs/internal", "docs", "README.md", "nope", "links/to-private", "links/to-readme"];
+    for (const dir of dirs) expect(policy.markerIn(join(root, dir))).toBe(injected.markerIn(join(root, dir)));
+    expect(policy.markerIn(join(root, "private"))).toBe("marker");
+    expect(policy.markerIn(join(root, "README.md"))).toBe("none");
+    const inputs = [...dirs, "README.md/x", "nope/deeper", "links/dangling-private", "private-alias/hidden-a.txt"];
+    for (const input of inputs) {
+      for (const op of ["read", "list", "write"] as const) {
+        expect(policy.decide(input, op)).toEqual(injected.decide(input, op));
+      }
+    }
+    expect(policy.decide("links/to-readme", "read")).toMatchObject({ allowed: true, viaSymlink: true });
+  });
+});
+
 describe("case handling", () => {
   it("detects this file system's case sensitivity by probing", () => {
     mkdirSync(join(f.root, "Mixed"));

@@ -179,6 +179,16 @@ describe("other tools on bad targets", () => {
   });
 });
 
+describe("ls listing failures", () => {
+  it("reports a missing path as FILE_NOT_FOUND and passes on a directory's listing error", async () => {
+    const missing = (await tools().ls.execute("c", { path: "nope" }, undefined, undefined, undefined)) as ToolResult;
+    expectIssue(missing, "FILE_NOT_FOUND", join(root, "nope"));
+    const eacces = Object.assign(new Error("denied"), { code: "EACCES" });
+    const t = tools({ operations: { readdir: () => Promise.reject(eacces) } });
+    await expect(t.ls.execute("c", { path: "src" }, undefined, undefined, undefined)).rejects.toBe(eacces);
+  });
+});
+
 describe("path arguments", () => {
   it.each([
     ["a NUL byte", "src/a\0b"],
