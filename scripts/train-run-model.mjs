@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Trains the learned stall-run scorer on the dev folders of the stall set (never the frozen test split) and writes
 // its weights to src/detect/model/run-model.json. Run after `npm run build`: node scripts/train-run-model.mjs
-// [--cv] [--write]. --cv prints leave-one-folder-out figures (each dev folder is a different pair of writers).
+// [--cv] [--write] [--check]. --cv prints leave-one-folder-out figures (each dev folder is a different pair of
+// writers); --check exits 1 when the committed weights differ from a fresh training.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -138,15 +139,24 @@ console.log(FEATURE_NAMES.map((n, i) => `${n} ${weights[i].toFixed(3)}`).join(",
 console.log(
   `in-sample at ${THRESHOLD}: ${tally(data.map((l) => ({ label: l.label, predicted: l.rules || score(weights, l) >= THRESHOLD })))}`,
 );
+const model = {
+  about: "Logistic weights of the stall-run scorer; trained by scripts/train-run-model.mjs on the stall set's dev folders.",
+  trainedOn: folders,
+  threshold: THRESHOLD,
+  minRulePromises: 2,
+  features: Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, Number(weights[i].toFixed(4))])),
+};
+const MODEL = join(root, "src/detect/model/run-model.json");
+const text = `${JSON.stringify(model, null, 2)}\n`;
 if (args.has("--write")) {
-  const model = {
-    about:
-      "Logistic weights of the stall-run scorer; trained by scripts/train-run-model.mjs on the stall set's dev folders.",
-    trainedOn: folders,
-    threshold: THRESHOLD,
-    minRulePromises: Number(process.env.RUN_MIN_PROMISES ?? 2),
-    features: Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, Number(weights[i].toFixed(4))])),
-  };
-  writeFileSync(join(root, "src/detect/model/run-model.json"), `${JSON.stringify(model, null, 2)}\n`);
+  writeFileSync(MODEL, text);
   console.log("wrote src/detect/model/run-model.json");
+}
+if (args.has("--check")) {
+  // The committed weights must be what this trainer makes of the dev folders (deterministic: no randomness).
+  if (readFileSync(MODEL, "utf8") !== text) {
+    console.error("src/detect/model/run-model.json differs from a fresh training: run with --write");
+    process.exit(1);
+  }
+  console.log("src/detect/model/run-model.json matches a fresh training");
 }

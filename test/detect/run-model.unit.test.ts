@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyReply, detectStall, EMPTY_RUN, type RunEvent } from "../../src/detect/index.js";
 import model from "../../src/detect/model/run-model.json" with { type: "json" };
@@ -6,6 +8,7 @@ import { toCandidate } from "../../src/detect/run-features.js";
 import { FEATURE_NAMES, RUN_MODEL_THRESHOLD, runTriples, scoreRun } from "../../src/detect/run-model.js";
 import { reply, stalled, USER } from "./replies.js";
 
+const STALL_SET = join(import.meta.dirname, "../eval/stall-set");
 const events = (...texts: string[]): RunEvent[] => texts.flatMap((t) => [USER, reply(t)]);
 const window = (...texts: string[]) => texts.map((text) => ({ text, cls: classifyReply(text) }));
 
@@ -64,7 +67,10 @@ describe("the learned run scorer", () => {
     expect(RUN_MODEL_THRESHOLD).toBeGreaterThan(0.5);
     expect(RUN_MODEL_THRESHOLD).toBeLessThan(1);
     expect(model.trainedOn.length).toBeGreaterThan(0);
-    for (const folder of model.trainedOn) expect(folder).toMatch(/^dev(-[a-z])?$/);
+    for (const folder of model.trainedOn) expect(existsSync(join(STALL_SET, folder, "labels.jsonl"))).toBe(true);
+    // Every dev folder, and only those: a split folded into dev is trained on (run scripts/train-run-model.mjs).
+    const devFolders = readdirSync(STALL_SET).filter((n) => /^dev(-[a-z])?$/.test(n));
+    expect([...model.trainedOn].sort()).toEqual(devFolders.sort());
   });
 });
 
