@@ -140,7 +140,8 @@ console.log(
   `in-sample at ${THRESHOLD}: ${tally(data.map((l) => ({ label: l.label, predicted: l.rules || score(weights, l) >= THRESHOLD })))}`,
 );
 const model = {
-  about: "Logistic weights of the stall-run scorer; trained by scripts/train-run-model.mjs on the stall set's dev folders.",
+  about:
+    "Logistic weights of the stall-run scorer; trained by scripts/train-run-model.mjs on the stall set's dev folders.",
   trainedOn: folders,
   threshold: THRESHOLD,
   minRulePromises: 2,
