@@ -1,6 +1,7 @@
 import { KANA_OR_HANGUL } from "./han.js";
 import { type Clause, findClauses, objectTokens } from "./intent.js";
 import { type Action, type Lexicon, lexicon } from "./lexicon.js";
+import { boundedMemo } from "./memo.js";
 import { readOtherScript } from "./other-script.js";
 import { normalizeText, splitSentences, units } from "./units.js";
 
@@ -41,17 +42,10 @@ export interface ReplyClass {
 export const LONG_LEAD_UNITS = 60;
 /** Prose after the last promise above which the reply went on to deliver something. */
 export const LONG_TAIL_UNITS = 30;
-/** Replies memoised by text: the fold sees each text once per branch, siblings and re-folds hit the cache. */
-const MEMO_LIMIT = 4096;
-const memo = new Map<string, ReplyClass>();
+const classified = boundedMemo<ReplyClass>();
 
 export function classifyReply(text: string): ReplyClass {
-  const known = memo.get(text);
-  if (known) return known;
-  const result = classify(text);
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(text, result);
-  return result;
+  return classified(text, () => classify(text));
 }
 
 export function isPromiseReply(text: string): boolean {

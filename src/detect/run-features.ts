@@ -1,7 +1,8 @@
 import { lemmatize } from "./intent.js";
 import { lexicon } from "./lexicon.js";
+import { boundedMemo } from "./memo.js";
 import type { ReplyClass } from "./reply-classifier.js";
-import { classSimilarity, differentThings, FURTHER_STEP, nearIdentical } from "./similarity.js";
+import { classSimilarity, dice, differentThings, FURTHER_STEP, nearIdentical } from "./similarity.js";
 import { normalizeText, units } from "./units.js";
 
 /** A window reply the learned run scorer may read, with what its features need computed once. */
@@ -36,27 +37,20 @@ const SHORT_UNITS = 25;
 
 export function toCandidate(text: string, cls: ReplyClass, index: number): Candidate | null {
   if (cls.kind !== "promise" && !WEAK_KINDS.has(cls.kind)) return null;
-  const known = readings.get(text);
-  const reading = known ?? read(text);
-  if (!known) {
-    if (readings.size >= MEMO_LIMIT) readings.clear();
-    readings.set(text, reading);
-  }
-  const { length, grams, further, acting } = reading;
+  const { length, grams, further, acting } = readings(text, () => read(text));
   const eligible = cls.kind === "promise" || (length <= WEAK_MAX_UNITS && acting);
   return eligible ? { text, cls, index, grams, units: length, further } : null;
 }
 
 /** What a candidate needs from its text, memoised by text like the classifier's readings. */
-const MEMO_LIMIT = 4096;
-const readings = new Map<string, { length: number; grams: Set<string>; further: boolean; acting: boolean }>();
+const readings = boundedMemo<{ length: number; grams: Set<string>; further: boolean; acting: boolean }>();
 
 function read(text: string) {
   const normalized = normalizeText(text);
   const seq = units(normalized);
   return {
     length: seq.length,
-    grams: contentGrams(text),
+    grams: contentGrams(seq),
     further: FURTHER_STEP.test(normalized.trim()),
     acting: namesAction(seq),
   };
@@ -140,8 +134,11 @@ export function runFeatures(
 
 const HAN = /\p{Script=Han}/u;
 
-/** Content of a reply: lemmas of words outside the stop lists (concepts folded) and bigrams of Han characters. */
-export function contentGrams(text: string): Set<string> {
+/**
+ * Content of a reply, from its units: lemmas of words outside the stop lists (concepts folded) and bigrams of Han
+ * characters.
+ */
+function contentGrams(seq: readonly string[]): Set<string> {
   const lex = lexicon();
   const out = new Set<string>();
   let han = "";
@@ -150,7 +147,7 @@ export function contentGrams(text: string): Set<string> {
     if (han.length === 1 && !lex.zhStopWords.has(han)) out.add(han);
     han = "";
   };
-  for (const unit of units(normalizeText(text))) {
+  for (const unit of seq) {
     if (HAN.test(unit)) {
       han += unit;
       continue;
@@ -162,11 +159,4 @@ export function contentGrams(text: string): Set<string> {
   }
   flush();
   return out;
-}
-
-function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const g of a) if (b.has(g)) shared++;
-  return (2 * shared) / (a.size + b.size);
 }

@@ -1,3 +1,4 @@
+import { boundedMemo } from "./memo.js";
 import model from "./model/run-model.json" with { type: "json" };
 import type { ReplyClass } from "./reply-classifier.js";
 import {
@@ -37,23 +38,13 @@ const weights = FEATURE_NAMES.map((name) => (model.features as Record<string, nu
 export const RUN_MODEL_THRESHOLD: number = model.threshold;
 
 /** Pairs memoised by their texts: each new reply of a window brings at most five new pairs. */
-const MEMO_LIMIT = 4096;
-const pairMemo = new Map<string, PairScores>();
+const pairMemo = boundedMemo<PairScores>();
 
 /** Every three replies of the window that could form a run, with their features. */
 export function runTriples(window: readonly WindowReply[]): ScoredTriple[] {
   const candidates = window.flatMap((r, i) => toCandidate(r.text, r.cls, i) ?? []);
   if (candidates.filter((c) => c.cls.kind === "promise").length < MIN_RULE_PROMISES) return [];
-  const pair = (a: Candidate, b: Candidate) => {
-    const key = `${a.text}\u0000${b.text}`;
-    let scores = pairMemo.get(key);
-    if (!scores) {
-      if (pairMemo.size >= MEMO_LIMIT) pairMemo.clear();
-      scores = pairScores(a, b);
-      pairMemo.set(key, scores);
-    }
-    return scores;
-  };
+  const pair = (a: Candidate, b: Candidate) => pairMemo(`${a.text}\u0000${b.text}`, () => pairScores(a, b));
   const out: ScoredTriple[] = [];
   for (let i = 0; i < candidates.length; i++) {
     for (let j = i + 1; j < candidates.length; j++) {

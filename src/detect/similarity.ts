@@ -338,12 +338,15 @@ export function nearIdentical(a: string, b: string): number {
   const x = squash(a);
   const y = squash(b);
   if (x === y) return x.length > 0 ? 1 : 0;
-  const left = bigrams(x);
-  const right = bigrams(y);
-  if (left.size === 0 || right.size === 0) return 0;
+  return dice(bigrams(x), bigrams(y));
+}
+
+/** Dice of two sets: twice the shared members over both sizes; 0 when either is empty. */
+export function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
   let shared = 0;
-  for (const g of left) if (right.has(g)) shared++;
-  return (2 * shared) / (left.size + right.size);
+  for (const g of a) if (b.has(g)) shared++;
+  return (2 * shared) / (a.size + b.size);
 }
 
 export function squash(text: string): string {
