@@ -38,6 +38,7 @@ const DEV_FOLDERS = [
   "dev-n",
   "dev-o",
   "dev-p",
+  "dev-q",
 ];
 const devs = DEV_FOLDERS.map((name) => ({ name, items: scoreSplit(join(SET, name), true) }));
 const dev = devs.flatMap(({ name, items }) => (items ?? []).map((s) => ({ ...s, id: `${name}/${s.id}` })));
