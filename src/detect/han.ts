@@ -29,10 +29,17 @@ export function hasHan(text: string): boolean {
 
 let segmenter: Intl.Segmenter | null = null;
 
-/** Chinese words of a Han run ("编译错误" -> ["编译", "错误"]); non-word segments are dropped. */
+/**
+ * Chinese words of a Han run ("编译错误" -> ["编译", "错误"]); non-word segments are dropped. 进行 stays one word: the
+ * segmenter glues its 进 to the noun before it (堆转储进 行分析).
+ */
 export function hanWords(text: string): string[] {
   segmenter ??= new Intl.Segmenter("zh", { granularity: "word" });
   const out: string[] = [];
-  for (const s of segmenter.segment(text)) if (s.isWordLike) out.push(s.segment);
+  const parts = text.split("进行");
+  for (const [i, part] of parts.entries()) {
+    if (i > 0) out.push("进行");
+    for (const s of segmenter.segment(part)) if (s.isWordLike) out.push(s.segment);
+  }
   return out;
 }

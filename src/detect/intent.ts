@@ -355,6 +355,10 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon, dispo
   if (TWO_CHAR_PREPOSITIONS.has(hanString(seq, start, start + 2))) start += 1;
   const moved = seq.slice(Math.max(0, from - 1), start).includes("去") && !isHan(seq[start]);
   const preposition = HAN_PREPOSITIONS.has(seq[start] ?? "") || moved;
+  if (preposition && !moved) {
+    const light = lightVerb(seq, start + 1, lex);
+    if (light) return light;
+  }
   let fallback: VerbMatch | null = null;
   for (let i = start + 1; i < Math.min(seq.length, start + MAX_PHRASE); i++) {
     if (BREAKS.has(seq[i] ?? "")) return fallback;
@@ -390,6 +394,25 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon, dispo
     }
   }
   return fallback;
+}
+
+/** 对 X 进行检查: the verb after 进行 is the action, everything between is the object, however long. */
+function lightVerb(seq: readonly string[], from: number, lex: Lexicon): VerbMatch | null {
+  for (let i = from + 1; i < seq.length - 2; i++) {
+    if (BREAKS.has(seq[i] ?? "")) return null;
+    if (seq[i] !== "进" || seq[i + 1] !== "行") continue;
+    const verb = lex.verbs.match(seq, i + 2, lex.fillerUnits);
+    if (!verb || verb.phrase.action === null) return null;
+    return {
+      phrase: verb.phrase,
+      end: verb.end,
+      at: i + 2,
+      gerund: false,
+      phraseObject: seq.slice(from, i),
+      fillersSkipped: true,
+    };
+  }
+  return null;
 }
 
 /** Whether a word starts at unit `i` of a Han run, by the segmenter's word boundaries (Latin units always start one). */
@@ -553,7 +576,8 @@ export function objectTokens(span: readonly string[], lex: Lexicon = lexicon()):
 
 /** Known nouns first (longest first: 编译错误 -> build, error), then the remaining words of two or more characters. */
 function addHan(text: string, out: string[], lex: Lexicon): void {
-  let rest = text;
+  // 进行 is a light verb, not 进 + 行 (a line).
+  let rest = text.split("进行").join(" ");
   for (const [surface, concept] of lex.hanConcepts) {
     if (!rest.includes(surface)) continue;
     out.push(concept);
@@ -679,10 +703,20 @@ function pastTense(seq: readonly string[], start: number, verb: VerbMatch, lex: 
   return prior !== undefined && lex.enPastBefore.has(prior);
 }
 
+const IMMEDIATE = new Set(["now", "next"]);
+/** Finite verbs no object noun is spelled like ("failed traces", "open handles" are objects). */
+const PLAIN_FINITE = new Set(
+  "is are was were be been has have had takes took needs seems looks works fails passes succeeds breaks happens will would should can could does did".split(
+    " ",
+  ),
+);
+
 /** A progress opener used for a state report: a finite verb follows, or 正在 + verb + comma and a fact. */
 function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex: Lexicon): boolean {
   if (kind === "gerund") {
     const rest = seq.slice(verb.end);
+    // "Checking the jest setup for open handles now.": a step it is taking, whatever its object's words look like.
+    if (IMMEDIATE.has(seq.at(-1) ?? "") && !rest.some((u) => u === "," || PLAIN_FINITE.has(u))) return false;
     // "Fixing the hook so it doesn't rely on X": a clause with its own subject after a cut word has its own verb.
     // "Running the build again to see if the errors are stable": a purpose or a condition has its own verb.
     const stop = rest.findIndex(
