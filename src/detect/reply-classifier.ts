@@ -251,7 +251,7 @@ function listPromise(sentences: readonly Sentence[], lex: Lexicon): Intent | nul
 
 const HEADER_UNITS = 12;
 const STEP_WORDS =
-  /\b(?:next|todo|to-do|to check|to try|to do|to verify|to look at|working through|going through|checklist)\b|接下来|下一步|打算|准备|依次|依序|逐项|清单|待办|待查|待会|逐一/u;
+  /\b(?:next|todo|to-do|to check|to try|to do|to verify|to look at|working through|going through|checklist)\b|接下来|下一步|打算|准备|依次|依序|逐项|清单|待办|待查|待会|逐一|按顺序|按次序|挨个|逐个/u;
 
 /** A header that announces the reply's own next steps: a lead ("I'll", 我准备), a plan word, or "things to check". */
 function announcesSteps(header: Sentence, lex: Lexicon): boolean {
