@@ -674,6 +674,8 @@ function conditionalBefore(before: readonly string[], lex: Lexicon): boolean {
 
 function conditionalAfter(seq: readonly string[], verbEnd: number, objectEnd: number, lex: Lexicon): boolean {
   for (let i = verbEnd + 1; i <= Math.min(seq.length - 1, objectEnd + 1); i++) {
+    // "I'll convert X first and keep Y for later": later is for the other thing.
+    if (seq[i] === "later" && seq.slice(verbEnd, i).some((u) => u === "first" || u === "now")) continue;
     if (lex.enTrailingConditionals.match(seq, i, lex.fillerUnits)) return true;
   }
   const tail = seq.slice(verbEnd).filter(isHan).join("");
