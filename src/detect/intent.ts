@@ -732,6 +732,8 @@ function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex
       (stop === -1 ? rest : rest.slice(0, stop)).some((u) => lex.enFiniteVerbs.has(u)) || statusAfterComma(rest, lex)
     );
   }
+  // "Still running (PID 7781)": a process's state, named by its id.
+  if (kind === "progressive" && verb.phrase.action === "run" && seq.slice(verb.end).includes("pid")) return true;
   if (kind !== "progressive" || !isHan(seq[verb.at])) return false;
   if (seq[verb.end] === "的" || seq[verb.end] === "中") return true;
   if (seq[verb.end] !== ",") return false;
