@@ -56,9 +56,13 @@ function read(text: string) {
   };
 }
 
-/** Some verb of the action lexicons stands in the reply: "Checking the logs now." (an answer names none). */
+/**
+ * Some verb of the action lexicons stands in the reply: "Checking the logs now." An answer names none, or states a
+ * fact with a finite verb ("The build has 3 errors.", "The build uses tsc 5.6.", 端口是 8080).
+ */
 function namesAction(seq: readonly string[]): boolean {
   const lex = lexicon();
+  if (seq.some((u) => lex.enFiniteVerbs.has(u) || u === "是")) return false;
   for (let at = 0; at < seq.length; at++) if (lex.verbs.match(seq, at, lex.fillerUnits)?.phrase.action) return true;
   return false;
 }

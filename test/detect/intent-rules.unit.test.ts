@@ -263,3 +263,42 @@ describe("similarity", () => {
     given(`我来帮你做：\n${steps}。\n最后我帮你配置。`).thenKindIs("deliverable");
   });
 });
+
+describe("rules from the seventeenth writers' split", () => {
+  it("given 对 X 进行 + verb, then the verb after 进行 is the action and X the object", () => {
+    given("接下来我将对 `hash.ts` 中的密码哈希实现进行检查。").thenPromises("inspect", ["hash.ts", "哈希"], ["中的"]);
+    given("我会对这段代码进行重构。").thenPromises("edit", ["code"]);
+    given("我已经对配置进行了检查，没有问题。").thenKindIs("factual");
+  });
+
+  it("given 瞄, 导出, 压测 and 行过, then they are actions", () => {
+    given("嗯，我瞄一下 `docker-compose.yml` 的 api service 配置哈。").thenPromises("inspect", ["docker-compose.yml"]);
+    given("收到。现在导出堆转储文件。").thenPromises("run", ["堆转储"]);
+    given("准备用 wrk 压一下 /api/v2/search。").thenPromises("run", ["wrk"]);
+    given("等我重新行過個 gradle build 先。").thenPromises("run", ["build"]);
+    given("先去看 fee.go 里 CalcFee 的具体实现。").thenPromises("inspect", ["fee.go"]);
+  });
+
+  it("given a gerund clause that ends in now or next, then it is a step being taken unless a plain finite verb follows", () => {
+    given("Checking the jest setup for open handles now.").thenPromises("inspect", ["setup"]);
+    given("Sorry! Opening the failed traces now.").thenPromises("inspect", ["log"]);
+    given("Testing is handled by Vitest now.").thenKindIs("status");
+    given("Running the suite takes three minutes now.").thenKindIs("status");
+    given("Deploying works fine now.").thenKindIs("status");
+  });
+
+  it("given 'still running' with a PID, then it reports the process's state", () => {
+    given("Still running (PID 7781).").thenKindIs("status");
+    given("Still running the tests.").thenPromises("run", ["test"]);
+    given("Still checking pid 87002's transaction.").thenPromises("inspect", ["transaction"]);
+  });
+
+  it("given 'X first and Y for later', then the promise of X stands; a bare 'later' defers", () => {
+    given("I'll convert `app.yaml` first and keep `db.yaml` for later, sound good?").thenPromises("edit", ["app.yaml"]);
+    given("I'll check the logs later.").thenKindIs("conditional");
+  });
+
+  it("given a list headed 按顺序 + verb, then its items are what it will check", () => {
+    given("好的，按顺序检查：\n- 图片\n- JS bundle\n- 字体").thenPromises("inspect", ["image", "字体"]);
+  });
+});

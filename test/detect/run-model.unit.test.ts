@@ -28,6 +28,14 @@ describe("the learned run scorer", () => {
     expect(detectStall(events(...INIT)).reason).toContain("learned run scorer");
   });
 
+  it("given a fact stated between two promises, then the fact is no candidate and no run forms", () => {
+    for (const fact of ["The build has 3 errors.", "The build uses tsc 5.6.", "构建用的是 tsc 5.6。"]) {
+      expect(toCandidate(fact, classifyReply(fact), 1), fact).toBeNull();
+      expect(stalled("Let me check the compiler errors.", fact, "Let me check the compiler errors."), fact).toBe(false);
+    }
+    expect(toCandidate("Checking the logs now.", classifyReply("Checking the logs now."), 1)).not.toBeNull();
+  });
+
   it("given three different changes announced one after another, then it stays under its threshold", () => {
     const texts = [
       "Let me add an index on items.title.",
