@@ -39,6 +39,8 @@ const DEV_FOLDERS = [
   "dev-o",
   "dev-p",
   "dev-q",
+  "dev-r",
+  "dev-s",
 ];
 const devs = DEV_FOLDERS.map((name) => ({ name, items: scoreSplit(join(SET, name), true) }));
 const dev = devs.flatMap(({ name, items }) => (items ?? []).map((s) => ({ ...s, id: `${name}/${s.id}` })));
