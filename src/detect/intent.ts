@@ -371,7 +371,11 @@ function hanPhraseVerb(seq: readonly string[], from: number, lex: Lexicon, dispo
     const verb = verbAfter(seq, i, lex);
     if (verb && seq[verb.end] === "的") continue;
     // An English word inside the phrase ("我把 package.json 的 COPY 挪到前面") is part of the object.
-    if (verb && !isHan(verb.phrase.units[0]) && !/^(?:一下|下|到|成)/.test(hanString(seq, verb.end, verb.end + 2)))
+    if (
+      verb &&
+      !isHan(verb.phrase.units[0]) &&
+      !/^(?:一下|下|到|成|出来|一遍|掉)/.test(hanString(seq, verb.end, verb.end + 2))
+    )
       continue;
     if (verb && verb.phrase.action !== null) {
       // 把 X 打开看看 / 把 src/a.py 打开 opens a file to read it.

@@ -22,8 +22,11 @@ export function units(normalized: string): string[] {
   return normalized.match(UNIT) ?? [];
 }
 
-/** Sentence ends: . before a space or the end ("file.ts" and a list number "1." go on), ! ? ; 。 … and line breaks. */
-const SENTENCE_END = /(?<=\.)(?<!^[ \t]*\d+\.)(?=\s|$)|(?<=[!?;。…])|\n+/m;
+/**
+ * Sentence ends: . before a space or the end ("file.ts", a list number "1." and a package pattern "./..." go on),
+ * ! ? ; 。 … and line breaks.
+ */
+const SENTENCE_END = /(?<=\.)(?<!^[ \t]*\d+\.)(?<!\/\.+)(?=\s|$)|(?<=[!?;。…])|\n+/m;
 
 export function splitSentences(normalized: string): string[] {
   return normalized
