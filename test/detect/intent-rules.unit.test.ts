@@ -302,3 +302,19 @@ describe("rules from the seventeenth writers' split", () => {
     given("好的，按顺序检查：\n- 图片\n- JS bundle\n- 字体").thenPromises("inspect", ["image", "字体"]);
   });
 });
+
+describe("rules from the eighteenth and nineteenth writers' splits", () => {
+  it("given a Go package pattern ./..., then the sentence goes on past it", () => {
+    given("改之前我先把 `go test ./utils/...` 跑一遍，行吗？").thenPromises("run", ["test"]);
+  });
+
+  it("given 扫一遍 and 设成 after a 把 phrase, then they are actions", () => {
+    given("我先把所有 import 扫一遍。").thenPromises("inspect", ["import"]);
+    given("抱歉！我這就把 strict 設成 true。").thenPromises("edit", ["strict"]);
+  });
+
+  it("given an English verb in a 把 phrase before 出来 or 掉, then it is the action", () => {
+    given("我先把现有数据 dump 出来。").thenKindIs("promise");
+    given("我来把这个 loop refactor 掉。").thenPromises("edit", ["loop"]);
+  });
+});
