@@ -25,6 +25,7 @@ function compile(params: GrepParams): RegExp | string {
 
 export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
   const { policy, ops, limits } = deps;
+  if (deps.ripgrep) void deps.markers.prefill(policy.root);
   return {
     name: "grep",
     label: "grep",

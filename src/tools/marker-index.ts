@@ -1,13 +1,17 @@
 import { type Dirent, lstatSync, readdirSync, type Stats } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import { makeFold } from "../policy/case-fold.js";
 import { MARKER_NAME } from "../policy/constants.js";
+import { childPath } from "../policy/path-parts.js";
 
 /**
  * A listing is kept only when its directory's timestamps are this much older than the moment it was read: a change
  * within the same clock tick as the last one would leave them as they were, so a younger listing is read again.
  */
 export const SETTLE_MS = 2000;
+
+/** Folders listed ahead of the first search at most (a root such as a home folder can hold far more). */
+const PREFILL_DIRS = 20_000;
 
 /** More directories than this and the index starts over (each search then reads what it walks). */
 const MAX_DIRS = 200_000;
@@ -40,6 +44,7 @@ export class MarkerIndex {
   private readonly dirs = new Map<string, DirNode>();
   private readonly fold: (name: string) => string;
   private readonly skip: Set<string>;
+  private readonly markerName: string;
   /** Directories listed since the index was made (the rest were taken from earlier listings after an `lstat`). */
   listings = 0;
 
@@ -51,6 +56,7 @@ export class MarkerIndex {
   ) {
     this.fold = makeFold(caseInsensitive);
     this.skip = new Set([...skipDirNames].map(this.fold));
+    this.markerName = this.fold(MARKER_NAME);
   }
 
   /**
@@ -70,6 +76,30 @@ export class MarkerIndex {
       else for (const sub of node.subdirs) stack.push(sub);
     }
     return found.sort();
+  }
+
+  /**
+   * Lists the folders below `start` ahead of the first search, a few milliseconds at a time between other work
+   * (never keeping the process alive), up to `maxDirs` folders. Searches check each listing as usual: this only
+   * moves the first walk's cost out of the first search.
+   */
+  prefill(start: string, maxDirs = PREFILL_DIRS, sliceMs = 4): Promise<void> {
+    const stack = [start];
+    let listed = 0;
+    return new Promise((resolve) => {
+      const slice = () => {
+        const until = performance.now() + sliceMs;
+        do {
+          const path = stack.pop();
+          if (path === undefined || listed >= maxDirs) return resolve();
+          const node = this.current(path);
+          listed++;
+          if (node && !node.marker) for (const sub of node.subdirs) stack.push(sub);
+        } while (performance.now() < until);
+        setTimeout(slice, 0).unref();
+      };
+      setTimeout(slice, 0).unref();
+    });
   }
 
   /** The directory's node, listed again when it moved; undefined when it is gone, null when it cannot be read. */
@@ -95,17 +125,22 @@ export class MarkerIndex {
       return null;
     }
     this.listings++;
-    const marker = this.fold(MARKER_NAME);
+    // One plain loop: the first search lists every folder, before any of this is optimised.
+    const subdirs: string[] = [];
+    let marker = false;
+    for (const entry of entries) {
+      const name = this.fold(entry.name);
+      if (name === this.markerName) marker = true;
+      else if (entry.isDirectory() && !this.skip.has(name)) subdirs.push(childPath(path, entry.name));
+    }
     const node: DirNode = {
       dev: stat.dev,
       ino: stat.ino,
       mtimeMs: stat.mtimeMs,
       ctimeMs: stat.ctimeMs,
       settled: readAt - Math.max(stat.mtimeMs, stat.ctimeMs) > this.settleMs,
-      marker: entries.some((entry) => this.fold(entry.name) === marker),
-      subdirs: entries
-        .filter((entry) => entry.isDirectory() && !this.skip.has(this.fold(entry.name)))
-        .map((entry) => join(path, entry.name)),
+      marker,
+      subdirs,
     };
     if (known) {
       const kept = new Set(node.subdirs);

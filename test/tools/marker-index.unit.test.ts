@@ -133,6 +133,25 @@ describe("the marker index", () => {
     expect(index.listings).toBe(first * 3);
   });
 
+  it("given a prefill ahead of the first search, then the search lists nothing more; a bounded prefill stops", async () => {
+    for (const dir of ["a/b/c", "a/d", "e/.context-exclude", "f/g", "node_modules/h"]) {
+      mkdirSync(join(base, dir), { recursive: true });
+    }
+    writeFileSync(join(base, "f", ".context-exclude"), "");
+    await sleep(SETTLE_MS * 2);
+    const index = new MarkerIndex(false, SKIP, SETTLE_MS);
+    await index.prefill(base);
+    // base, a, a/b, a/b/c, a/d, e, f: not below a marker's folder, not node_modules.
+    expect(index.listings).toBe(7);
+    expect(index.excludedBelow(base)).toEqual(["e", "f"]);
+    expect(index.listings).toBe(7);
+    const bounded = new MarkerIndex(false, SKIP, SETTLE_MS);
+    await bounded.prefill(base, 2, 0);
+    expect(bounded.listings).toBe(2);
+    expect(bounded.excludedBelow(base)).toEqual(["e", "f"]);
+    expect(bounded.listings).toBe(7);
+  });
+
   it("given a folder replaced by another of the same name, then the new one is read", async () => {
     mkdirSync(join(base, "a", "b"), { recursive: true });
     const index = new MarkerIndex(false, SKIP, SETTLE_MS);
