@@ -25,7 +25,6 @@ function compile(params: GrepParams): RegExp | string {
 
 export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
   const { policy, ops, limits } = deps;
-  if (deps.ripgrep) void deps.markers.prefill(policy.root);
   return {
     name: "grep",
     label: "grep",
