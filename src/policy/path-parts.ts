@@ -19,3 +19,13 @@ export function partsBelow(base: string, path: string, fold: Fold): string[] | u
 export function sameParts(a: readonly string[], b: readonly string[], fold: Fold): boolean {
   return a.length === b.length && a.every((part, i) => fold(part) === fold(b[i] ?? ""));
 }
+
+/** Exactly the same names (no folding): the same paths below one base. */
+export function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
+}
+
+/** `join(dir, name)` for a normalised `dir` and one plain name (no separator, not `.` or `..`), without re-normalising. */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
+}

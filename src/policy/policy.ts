@@ -1,3 +1,4 @@
+import type { Stats } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { packageRoot } from "../package-root.js";
@@ -6,7 +7,7 @@ import { detectCaseInsensitive, makeFold, trueCase } from "./case-fold.js";
 import { CONTROL_DIRS, MARKER_NAME } from "./constants.js";
 import type { Decision, DenialKind, Denied, PolicyOp, Unresolvable, UnresolvableCode } from "./decision.js";
 import { expandPathInput } from "./path-input.js";
-import { partsBelow, sameParts } from "./path-parts.js";
+import { childPath, partsBelow, sameNames, sameParts } from "./path-parts.js";
 import { errorCode, isAbsent, lstatOrAbsent, nodePolicyFs, type PolicyFs } from "./policy-fs.js";
 import { realPathOf } from "./real-path.js";
 
@@ -60,9 +61,10 @@ export function createPolicy(options: PolicyOptions): Policy {
   };
 
   const lstat = lstatOrAbsent(fs);
-  const probeMarker = (dir: string): { probe: MarkerProbe; unresolvable?: UnresolvableCode } => {
+  /** Whether a marker is at `markerPath` (a directory's path joined with the marker's name). */
+  const probeMarker = (markerPath: string): { probe: MarkerProbe; unresolvable?: UnresolvableCode } => {
     try {
-      return { probe: lstat(join(dir, MARKER_NAME)) === undefined ? "none" : "marker" };
+      return { probe: lstat(markerPath) === undefined ? "none" : "marker" };
     } catch (error) {
       if (isAbsent(error)) return { probe: "none" };
       const code = errorCode(error);
@@ -71,14 +73,18 @@ export function createPolicy(options: PolicyOptions): Policy {
       return { probe: "unverifiable" };
     }
   };
-  const markerIn = (dir: string): MarkerProbe => probeMarker(dir).probe;
+  const markerIn = (dir: string): MarkerProbe => probeMarker(join(dir, MARKER_NAME)).probe;
 
-  /** The outermost marker between `base` and `base/parts…` inclusive. */
-  const markerScan = (base: string, parts: readonly string[]) => {
+  /**
+   * The outermost marker between `base` and `base/parts…` inclusive. `finalNotDir`: the last path is known to be no
+   * directory (nor a link to one), so nothing can lie inside it and its probe is skipped (it could only miss).
+   */
+  const markerScan = (base: string, parts: readonly string[], finalNotDir: boolean) => {
     let dir = base;
-    for (let i = 0; i <= parts.length; i++) {
-      if (i > 0) dir = join(dir, parts[i - 1] ?? "");
-      const found = probeMarker(dir);
+    const last = finalNotDir ? parts.length - 1 : parts.length;
+    for (let i = 0; i <= last; i++) {
+      if (i > 0) dir = childPath(dir, parts[i - 1] ?? "");
+      const found = probeMarker(childPath(dir, MARKER_NAME));
       if (found.probe !== "none") return { dir, ...found };
     }
     return undefined;
@@ -126,14 +132,23 @@ export function createPolicy(options: PolicyOptions): Policy {
     const realParts = partsBelow(rootReal, path, fold);
     if (!lexParts || !realParts) return deny("outOfScope", "outside-root", rootReal, `outside-root:${rootReal}`);
 
+    // The final path's own entry, read once: it tells a link apart, and a plain file cannot hold a marker.
+    let final: Stats | undefined;
+    try {
+      final = lstat(lexical);
+    } catch {
+      final = undefined;
+    }
+    const finalNotDir = lexical === path && final !== undefined && !final.isDirectory() && !final.isSymbolicLink();
+
     // A file error (a name too long, a symlink loop) ends a scan without a verdict: nothing lies beyond it, so it is
-    // reported as that error unless the other spelling finds a marker.
+    // reported as that error unless the other spelling finds a marker. When both spellings are the same names under
+    // the same base, one scan answers for both.
     let unresolvable: UnresolvableCode | undefined;
-    for (const [base, parts] of [
-      [rootReal, realParts],
-      [lexBase, lexParts],
-    ] as const) {
-      const hit = markerScan(base, parts);
+    const spellings: (readonly [string, readonly string[]])[] = [[rootReal, realParts]];
+    if (lexBase !== rootReal || !sameNames(lexParts, realParts)) spellings.push([lexBase, lexParts]);
+    for (const [base, parts] of spellings) {
+      const hit = markerScan(base, parts, finalNotDir);
       if (!hit) continue;
       if (hit.unresolvable) {
         unresolvable ??= hit.unresolvable;
@@ -159,12 +174,7 @@ export function createPolicy(options: PolicyOptions): Policy {
       return refused;
     }
 
-    let finalLink = false;
-    try {
-      finalLink = lstat(lexical)?.isSymbolicLink() ?? false;
-    } catch {
-      finalLink = false;
-    }
+    const finalLink = final?.isSymbolicLink() ?? false;
     const viaSymlink = finalLink || !sameParts(lexParts, realParts, fold);
     return { allowed: true, op, input, path, lexicalPath: lexical, viaSymlink };
   };

@@ -2,14 +2,15 @@ import { basename, join } from "node:path";
 import { loadTextFile } from "./file-inspect.js";
 import type { GrepOutput } from "./grep-output.js";
 import { grepLines } from "./grep-output.js";
-import { markerDirs, type RipgrepLine, type RipgrepRun, ripgrepLines } from "./ripgrep.js";
+import { inOrder, READ_AHEAD } from "./in-order.js";
+import { type RipgrepLine, type RipgrepRun, ripgrepLines } from "./ripgrep.js";
 import type { GrepParams } from "./schemas.js";
 import type { ToolDeps } from "./tool-deps.js";
 import { throwIfAborted } from "./tool-types.js";
 
 /**
  * grep over a directory with ripgrep, under the same protection as the built-in walk: excluded directories (found by
- * listing marker names) are passed to rg as exclusion globs so it never enters them, rg follows no symlinks and reads
+ * the marker index, which checks every directory afresh) are passed to rg as exclusion globs so it never enters them, rg follows no symlinks and reads
  * no config or ignore files, and every result path is decided again by the policy before anything of it is shown.
  * Null when rg cannot be used for this call (the caller walks instead).
  */
@@ -24,13 +25,7 @@ export async function grepWithRipgrep(
 ): Promise<{ pruned: string[] } | null> {
   const { policy, ops, limits, skipDirNames } = deps;
   const run: RipgrepRun = { rg, cwd: dir, caseInsensitive: policy.caseInsensitive, signal };
-  let excluded: string[] | null;
-  try {
-    excluded = await markerDirs(run, skipDirNames);
-  } catch {
-    return null;
-  }
-  throwIfAborted(signal);
+  const excluded = deps.markers.excludedBelow(dir);
   if (excluded === null) return null;
 
   const allowed = new Map<string, boolean>();
@@ -64,21 +59,31 @@ export async function grepWithRipgrep(
   throwIfAborted(signal);
   if (outcome.kind === "unusable") return null;
 
-  let file: { rel: string; lines: string[] | null } | undefined;
-  for (const hit of found) {
-    if (out.context === 0) {
-      out.line(hit.rel, hit.line, hit.text);
-      continue;
+  if (out.context === 0) {
+    for (const hit of found) out.line(hit.rel, hit.line, hit.text);
+  } else {
+    // Context needs each file's text: the files are read several at a time, shown in rg's order.
+    const files: { rel: string; hits: RipgrepLine[] }[] = [];
+    for (const hit of found) {
+      const last = files.at(-1);
+      if (last?.rel === hit.rel) last.hits.push(hit);
+      else files.push({ rel: hit.rel, hits: [hit] });
     }
-    if (file?.rel !== hit.rel) {
-      const loaded = await loadTextFile(join(dir, hit.rel), ops, {
-        ...limits,
-        maxTextBytes: limits.maxSearchFileBytes,
-      });
-      file = { rel: hit.rel, lines: loaded.kind === "text" ? grepLines(loaded.text) : null };
-    }
-    if (file.lines && hit.line <= file.lines.length) out.block(hit.rel, file.lines, hit.line - 1);
-    else out.line(hit.rel, hit.line, hit.text);
+    const searchLimits = { ...limits, maxTextBytes: limits.maxSearchFileBytes };
+    await inOrder(
+      files,
+      (file) => loadTextFile(join(dir, file.rel), ops, searchLimits),
+      (file, loaded) => {
+        const lines = loaded.kind === "text" ? grepLines(loaded.text) : null;
+        for (const hit of file.hits) {
+          if (lines && hit.line <= lines.length) out.block(hit.rel, lines, hit.line - 1);
+          else out.line(hit.rel, hit.line, hit.text);
+        }
+        return true;
+      },
+      READ_AHEAD,
+      signal,
+    );
   }
   return { pruned: excluded.map((rel) => policy.canonical(join(dir, rel))) };
 }

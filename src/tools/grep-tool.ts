@@ -4,6 +4,7 @@ import { fileIssueResult } from "./file-issue-result.js";
 import { grepGlobMatcher } from "./glob.js";
 import { GrepOutput, MAX_LINE_CHARS } from "./grep-output.js";
 import { grepWithRipgrep } from "./grep-ripgrep.js";
+import { inOrder, READ_AHEAD } from "./in-order.js";
 import { inputIssue } from "./issues.js";
 import { guardedPath } from "./path-arg.js";
 import { type GrepParams, grepSchema } from "./schemas.js";
@@ -12,35 +13,6 @@ import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
 import { countArg, type ToolDeps } from "./tool-deps.js";
 import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
 import { type WalkEntry, walkTree } from "./walk.js";
-
-/** Files read ahead of the one being searched by the built-in search (the reads overlap in the thread pool). */
-const READ_AHEAD = 8;
-
-/**
- * Maps `items` through `load` with up to `window` loads in flight, handing results to `consume` in the items' order;
- * `false` from `consume` stops (loads already started finish unread).
- */
-async function inOrder<T, R>(
-  items: readonly T[],
-  load: (item: T) => Promise<R>,
-  consume: (item: T, result: R) => boolean,
-  window: number,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const pending: Promise<R>[] = [];
-  let next = 0;
-  for (let i = 0; i < items.length; i++) {
-    while (next < items.length && next < i + window) {
-      const loading = load(items[next++] as T);
-      // Handled here so a failure ahead of the reader is never reported as unhandled; awaiting it still throws.
-      loading.catch(() => {});
-      pending.push(loading);
-    }
-    throwIfAborted(signal);
-    const result = await (pending.shift() as Promise<R>);
-    if (!consume(items[i] as T, result)) break;
-  }
-}
 
 function compile(params: GrepParams): RegExp | string {
   const source = params.literal ? params.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : params.pattern;

@@ -23,12 +23,25 @@ export interface GuardedTools {
 /** The six guarded replacements for the host's file tools, sharing one policy, denial tracker and mutation queue. */
 export function createGuardedTools(options: GuardedToolsOptions): GuardedTools {
   const deps = resolveToolDeps(options);
+  // The first call of any of the tools starts listing the root's folders for rg's exclusions, between other work,
+  // so that a later grep finds them listed (tools that are made and never called list nothing).
+  let prefilled = !deps.ripgrep;
+  const first = <P>(tool: ToolDefinition<P>): ToolDefinition<P> => ({
+    ...tool,
+    execute(...args) {
+      if (!prefilled) {
+        prefilled = true;
+        void deps.markers.prefill(deps.policy.root);
+      }
+      return tool.execute(...args);
+    },
+  });
   return {
-    read: createReadTool(deps),
-    grep: createGrepTool(deps),
-    find: createFindTool(deps),
-    ls: createLsTool(deps),
-    write: createWriteTool(deps),
-    edit: createEditTool(deps),
+    read: first(createReadTool(deps)),
+    grep: first(createGrepTool(deps)),
+    find: first(createFindTool(deps)),
+    ls: first(createLsTool(deps)),
+    write: first(createWriteTool(deps)),
+    edit: first(createEditTool(deps)),
   };
 }

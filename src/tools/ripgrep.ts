@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { MARKER_NAME } from "../policy/constants.js";
 
 /** How the guarded grep finds ripgrep: a path, `null` for none, `undefined` to look where the host keeps it. */
 export type RipgrepSetting = string | null | undefined;
@@ -102,30 +101,6 @@ function runRipgrep(
       resolve({ code, stderr, stopped });
     });
   });
-}
-
-/**
- * Directories below `run.cwd` (relative, `/`-separated) that hold a marker file, found by listing only marker
- * names; directories skipped by name are not entered. Null when rg failed.
- */
-export async function markerDirs(run: RipgrepRun, skipDirNames: Iterable<string>): Promise<string[] | null> {
-  const marker = globLiteral(MARKER_NAME);
-  const args = ["--files", "--null", "--glob", `**/${marker}`, "--glob", `**/${marker}/**`];
-  for (const name of skipDirNames) args.push("--glob", `!${globLiteral(name)}/`);
-  const dirs = new Set<string>();
-  const fold = (s: string) => (run.caseInsensitive ? s.toLowerCase() : s);
-  const done = await runRipgrep(run, [...args, "."], "\0", (record) => {
-    const parts = record.replace(/^\.\//, "").split("/");
-    const at = parts.findIndex((part) => fold(part) === fold(MARKER_NAME));
-    if (at >= 0) dirs.add(parts.slice(0, at).join("/"));
-    return true;
-  });
-  if (done.code !== 0 && done.code !== 1) return null;
-  // Outermost first: a marker below another excluded directory is never reached by the search.
-  const sorted = [...dirs].sort();
-  return sorted.filter(
-    (dir) => !sorted.some((outer) => outer !== dir && (outer === "" || dir.startsWith(`${outer}/`))),
-  );
 }
 
 export interface RipgrepQuery {

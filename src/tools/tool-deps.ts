@@ -2,6 +2,7 @@ import type { Policy } from "../policy/policy.js";
 import type { DenialTracker } from "./denial-tracker.js";
 import { DEFAULT_READ_LIMITS, type ReadLimits } from "./file-inspect.js";
 import { nodeToolFileOperations, type ToolFileOperations } from "./file-ops.js";
+import { MarkerIndex } from "./marker-index.js";
 import { findRipgrep, type RipgrepSetting } from "./ripgrep.js";
 
 export interface ToolLimits extends ReadLimits {
@@ -43,17 +44,21 @@ export interface ToolDeps {
   limits: ToolLimits;
   skipDirNames: ReadonlySet<string>;
   ripgrep: string | null;
+  /** Where the markers are below the folders searched with rg, checked afresh on each search. */
+  markers: MarkerIndex;
 }
 
 export function resolveToolDeps(options: GuardedToolsOptions): ToolDeps {
+  const skipDirNames = options.skipDirNames ?? [".git", "node_modules"];
   return {
     policy: options.policy,
     denials: options.denials,
     queue: options.withMutationQueue ?? ((_path, fn) => fn()),
     ops: { ...nodeToolFileOperations, ...options.operations },
     limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
-    skipDirNames: new Set(options.skipDirNames ?? [".git", "node_modules"]),
+    skipDirNames: new Set(skipDirNames),
     ripgrep: options.ripgrep !== undefined ? options.ripgrep : options.operations ? null : findRipgrep(),
+    markers: new MarkerIndex(options.policy.caseInsensitive, skipDirNames),
   };
 }
 

@@ -3,6 +3,7 @@ import {
   mkdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -76,8 +77,10 @@ describe.skipIf(rg === null)("guarded grep through ripgrep", () => {
       "src/app.ts:1: export const app = 1; // needle",
     ]);
     expect(r.details.pruned).toEqual([join(root, "docs", "internal"), join(root, "private")]);
-    const [markers, search] = rgCalls();
-    expect(markers).toContain("--files\n");
+    // One rg call: the excluded folders come from the marker index, not from a listing by rg.
+    const [search, ...more] = rgCalls();
+    expect(more).toEqual([]);
+    expect(search).not.toContain("--files\n");
     expect(search).toContain("--no-follow\n");
     expect(search).toContain("!/private/\n");
     expect(search).toContain("!/docs/internal/\n");
@@ -95,17 +98,32 @@ describe.skipIf(rg === null)("guarded grep through ripgrep", () => {
       expect(out.text).not.toContain(OUTSIDE_TOKEN);
       expect(out.text).not.toContain("hidden-");
     }
-    expect(rgCalls().length).toBe(14);
+    expect(rgCalls().length).toBe(7);
     expect(unreadStill()).toEqual(UNREAD);
   });
 
-  it("re-checks every result path: a marker rg's listing cannot see still hides its folder", async () => {
-    // A marker that is a symlink is no regular file, so rg does not list it; the policy still sees it.
+  it("prunes a folder whose marker is a symlink or an empty folder, as the policy's probe sees them", async () => {
     symlinkSync("../README.md", join(f.root, "src", ".context-exclude"));
+    mkdirSync(join(f.root, "docs", ".context-exclude"));
     const r = await grep(viaRg, { pattern: "needle" });
     expect(r.body).not.toContain("src/app.ts");
+    expect(r.body).not.toContain("docs/public.md");
     expect(r.body).toContain("README.md:2:");
-    expect(rgCalls()).toHaveLength(2);
+    expect(r.details.pruned).toEqual([join(root, "docs"), join(root, "private"), join(root, "src")]);
+    expect(rgCalls()).toHaveLength(1);
+    expect(unreadStill()).toEqual(UNREAD);
+  });
+
+  it("sees a marker added or removed between two searches of the same tools", async () => {
+    expect((await grep(viaRg, { pattern: "needle" })).body).toContain("src/app.ts:1:");
+    const search = grep(viaRg, { pattern: "needle" });
+    writeFileSync(join(f.root, "src", ".context-exclude"), "");
+    const r = await search;
+    expect(r.body).not.toContain("src/app.ts");
+    expect(r.details.pruned).toContain(join(root, "src"));
+    expect(rgCalls().at(-1)).toContain("!/src/\n");
+    rmSync(join(f.root, "private", ".context-exclude"));
+    expect((await grep(viaRg, { pattern: "needle" })).body).toContain("private/hidden-a.txt:1:");
   });
 
   it("gives the built-in search's output for the same calls on a tree without links", async () => {
@@ -124,13 +142,13 @@ describe.skipIf(rg === null)("guarded grep through ripgrep", () => {
       expect(a.text, JSON.stringify(params)).toBe(b.text);
       expect(a.details).toEqual(b.details);
     }
-    expect(rgCalls()).toHaveLength(12);
+    expect(rgCalls()).toHaveLength(6);
   });
 
   it("falls back to the built-in search when rg refuses the pattern", async () => {
     const r = await grep(viaRg, { pattern: "(?<=public )docs" });
     expect(r.body).toBe("docs/public.md:1: public docs needle");
-    expect(rgCalls()).toHaveLength(2);
+    expect(rgCalls()).toHaveLength(1);
     expect(unreadStill()).toEqual(UNREAD);
   });
 
