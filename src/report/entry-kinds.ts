@@ -89,13 +89,59 @@ export function shorten(text: string, max = PREVIEW_CHARS): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function compactJson(value: unknown): string {
+/** The first `max` characters of `JSON.stringify(value)` (a tool call's arguments, a custom entry's data). */
+export function compactJson(value: unknown, max = PREVIEW_CHARS * 2): string {
   if (value === undefined) return "";
   try {
-    return JSON.stringify(value)?.slice(0, PREVIEW_CHARS * 2) ?? "";
+    // Long strings cut first: a `write` call's arguments hold a whole file, and only the start is shown.
+    return JSON.stringify(withShortStrings(value, max + 2, 0))?.slice(0, max) ?? "";
   } catch {
     return String(value);
   }
+}
+
+/**
+ * The value with every string longer than `keep` cut to `keep` characters (never inside a surrogate pair), or the
+ * value itself when it holds nothing to cut or anything but plain data. Its JSON agrees with the value's on the first
+ * `keep - 1` characters: a cut string still prints at least `keep` characters before its closing quote.
+ */
+function withShortStrings(value: unknown, keep: number, depth: number): unknown {
+  if (typeof value === "string") {
+    if (value.length <= keep) return value;
+    const end = isHighSurrogate(value.charCodeAt(keep - 1)) ? keep + 1 : keep;
+    return value.slice(0, end);
+  }
+  if (value === null || typeof value !== "object" || depth > 64) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const short = withShortStrings(item, keep, depth + 1);
+      if (short !== item) {
+        out ??= value.slice();
+        out[i] = short;
+      }
+    }
+    return out ?? value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype || "toJSON" in value) return value;
+  let out: Record<string, unknown> | null = null;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    // An own `__proto__` (JSON.parse makes one) cannot be set by assignment: such a value is printed whole.
+    if (key === "__proto__") return value;
+    const member = record[key];
+    const short = withShortStrings(member, keep, depth + 1);
+    if (short !== member) {
+      out ??= { ...record };
+      out[key] = short;
+    }
+  }
+  return out ?? value;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 function messagePreview(message: AgentMessage): string {

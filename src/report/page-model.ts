@@ -86,11 +86,18 @@ export interface PageModelOptions {
   projectionBudget?: number;
 }
 
-function callIdsOf(entry: SessionEntry): string[] {
+/** The ids of an assistant message's tool calls, in order; null when it makes none. */
+function callIdsOf(entry: SessionEntry): string[] | null {
   if (entry.type !== "message" || entry.message?.role !== "assistant" || !Array.isArray(entry.message.content)) {
-    return [];
+    return null;
   }
-  return entry.message.content.flatMap((b) => (b?.type === "toolCall" ? [b.id] : []));
+  let ids: string[] | null = null;
+  for (const b of entry.message.content) {
+    if (b?.type !== "toolCall") continue;
+    ids ??= [];
+    ids.push(b.id);
+  }
+  return ids;
 }
 
 function detailText(entry: SessionEntry, max: number): string {
@@ -211,13 +218,16 @@ function callOwners(session: LoadedSession, indexOf: Map<string, number>, parent
   const { tree } = session;
   const open = new Map<string, number[]>();
   const out: [number, number][] = [];
-  const work: [string, boolean][] = tree.roots.map((id) => [id, false]);
+  // A depth-first walk: each id is pushed once to visit it and, when it makes calls, once more to leave it.
+  const work: string[] = [...tree.roots];
+  const leaving: boolean[] = tree.roots.map(() => false);
   while (work.length > 0) {
-    const [id, leaving] = work.pop() as [string, boolean];
+    const id = work.pop() as string;
+    const left = leaving.pop() as boolean;
     const entry = tree.get(id) as SessionEntry;
     const calls = callIdsOf(entry);
-    if (leaving) {
-      for (const call of calls) open.get(call)?.pop();
+    if (left) {
+      if (calls !== null) for (const call of calls) open.get(call)?.pop();
       continue;
     }
     const index = indexOf.get(id) as number;
@@ -225,15 +235,19 @@ function callOwners(session: LoadedSession, indexOf: Map<string, number>, parent
       const owner = open.get(String(entry.message.toolCallId))?.at(-1) ?? -1;
       if (owner !== parents[index]) out.push([index, owner]);
     }
-    if (calls.length > 0) {
+    if (calls !== null) {
       for (const call of calls) {
         const stack = open.get(call);
         if (stack) stack.push(index);
         else open.set(call, [index]);
       }
-      work.push([id, true]);
+      work.push(id);
+      leaving.push(true);
     }
-    for (const child of tree.childrenOf(id)) work.push([child, false]);
+    for (const child of tree.childrenOf(id)) {
+      work.push(child);
+      leaving.push(false);
+    }
   }
   return out.sort((a, b) => a[0] - b[0]);
 }

@@ -1,6 +1,6 @@
 import stableStringify from "fast-json-stable-stringify";
 import type { KitState } from "../../reducers/state.js";
-import { type StateSummary, summarizeState } from "../fold/state-summary.js";
+import { type StateSummary, summarizeSlice } from "../fold/state-summary.js";
 
 export const SLICES = ["request", "session", "denials", "fileIssues", "verification", "recovery"] as const;
 export type SliceName = (typeof SLICES)[number];
@@ -64,16 +64,17 @@ export class StateTableBuilder {
   }
 
   private add(state: KitState): number {
-    const sources = [null, state.session, state.denials, state.fileIssues, state.verification, state.recovery];
-    const cached = sources.map((source, i) =>
-      source === null ? this.byRequest.get(state.request.currentRequestId) : this.bySource[i]?.get(source),
-    );
-    let summary: ReturnType<typeof summarizeState> | null = null;
-    const tuple = SLICES.map((name, i) => {
-      const hit = cached[i];
-      if (hit !== undefined) return hit;
-      summary ??= summarizeState(state);
-      const value = summary[name];
+    const tuple: number[] = [];
+    for (let i = 0; i < SLICES.length; i++) {
+      const name = SLICES[i] as SliceName;
+      // Reducers keep an unchanged slice's object, so most slices are known by it; the request by its id.
+      const source = i === 0 ? null : (state[name as Exclude<SliceName, "request">] as object);
+      const hit = source === null ? this.byRequest.get(state.request.currentRequestId) : this.bySource[i]?.get(source);
+      if (hit !== undefined) {
+        tuple.push(hit);
+        continue;
+      }
+      const value = summarizeSlice[name](state);
       const key = stableStringify(value);
       const keys = this.sliceKeys[i] as Map<string, number>;
       let index = keys.get(key);
@@ -83,11 +84,10 @@ export class StateTableBuilder {
         list.push(value);
         keys.set(key, index);
       }
-      const source = sources[i];
       if (source === null) this.byRequest.set(state.request.currentRequestId, index);
       else if (source !== undefined) this.bySource[i]?.set(source, index);
-      return index;
-    });
+      tuple.push(index);
+    }
     const key = tuple.join(",");
     let index = this.tupleKeys.get(key);
     if (index === undefined) {
