@@ -201,6 +201,15 @@ function kindOf(entry: SessionEntry, message: AgentMessage | null, record: KitRe
   return entry.type;
 }
 
+/**
+ * The same text as one flat string, one byte a character when it can be: a preview is built from pieces of a longer
+ * text (a string of pieces, two bytes a character when that text has any wider character), and 100,000 of them are
+ * kept to the end of a report.
+ */
+export function compactCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
 /** Role or type, flags and a one-line preview of an entry, as the report lists it. */
 export function entryFacts(entry: SessionEntry): EntryFacts {
   const message = entryMessage(entry);
@@ -216,6 +225,6 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
   }
   if (message?.role === "assistant" && (message.stopReason === "error" || message.errorMessage)) flags |= FLAG.error;
   const body = message ? messagePreview(message) : otherPreview(entry);
-  const preview = shorten(problem !== null ? `ignored (${problem}): ${body}` : body);
+  const preview = compactCopy(shorten(problem !== null ? `ignored (${problem}): ${body}` : body));
   return { kind: kindOf(entry, message, record, problem !== null), flags, preview, record };
 }

@@ -1,5 +1,5 @@
-/** Array items serialised together. */
-const BATCH = 4096;
+/** Array items serialised together: small pieces, which die young instead of in the large-object space. */
+const BATCH = 256;
 
 /**
  * `JSON.stringify(value)` in pieces whose concatenation is exactly that text: objects down to `depth` levels are

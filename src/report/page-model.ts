@@ -3,7 +3,7 @@ import { foldTree } from "../fold/session-fold.js";
 import type { Severity } from "../log/diagnostics.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import type { LoadedSession } from "../session.js";
-import { entryFacts, FLAG } from "./entry-kinds.js";
+import { compactCopy, entryFacts, FLAG } from "./entry-kinds.js";
 import { type ProjectionTable, projectLeaves } from "./projection-table.js";
 import { type PageRequests, requestStatuses } from "./request-status.js";
 import { type SessionSummary, summarizeSession } from "./session-summary.js";
@@ -102,7 +102,8 @@ function callIdsOf(entry: SessionEntry): string[] | null {
 
 function detailText(entry: SessionEntry, max: number): string {
   const text = JSON.stringify(entry, null, 2);
-  return text.length > max ? `${text.slice(0, max)}\n… ${text.length - max} more characters` : text;
+  // Flat: a cut text would otherwise keep the whole record's JSON alive as its parent.
+  return text.length > max ? compactCopy(`${text.slice(0, max)}\n… ${text.length - max} more characters`) : text;
 }
 
 export function buildPageModel(file: string, session: LoadedSession, options: PageModelOptions = {}): SessionPageModel {
@@ -215,6 +216,44 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
 
 /** For each tool result, the nearest ancestor assistant that made its call; kept only where it is not the parent. */
 function callOwners(session: LoadedSession, indexOf: Map<string, number>, parents: number[]): [number, number][] {
+  return callOwnersNearby(session, indexOf, parents) ?? callOwnersByWalk(session, indexOf, parents);
+}
+
+/** Ancestors looked at from a tool result before the whole tree is walked instead. */
+const OWNER_STEPS = 64;
+
+/**
+ * `callOwners` found by looking up from each tool result, where its call almost always is a step or a few away;
+ * null when one is further than `OWNER_STEPS` (the caller then walks the tree). Holds nothing per call.
+ */
+function callOwnersNearby(
+  session: LoadedSession,
+  indexOf: Map<string, number>,
+  parents: number[],
+): [number, number][] | null {
+  const { tree } = session;
+  const out: [number, number][] = [];
+  for (const [id, entry] of tree.byId) {
+    if (entry.type !== "message" || entry.message?.role !== "toolResult") continue;
+    const call = String(entry.message.toolCallId);
+    let owner = -1;
+    let cursor = tree.parentOf(id);
+    for (let steps = 0; cursor !== null; steps++) {
+      if (steps === OWNER_STEPS) return null;
+      if (callIdsOf(tree.get(cursor) as SessionEntry)?.includes(call)) {
+        owner = indexOf.get(cursor) as number;
+        break;
+      }
+      cursor = tree.parentOf(cursor);
+    }
+    const index = indexOf.get(id) as number;
+    if (owner !== parents[index]) out.push([index, owner]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** `callOwners` by one depth-first walk of the tree, keeping the open calls of the path it is on. */
+function callOwnersByWalk(session: LoadedSession, indexOf: Map<string, number>, parents: number[]): [number, number][] {
   const { tree } = session;
   const open = new Map<string, number[]>();
   const out: [number, number][] = [];

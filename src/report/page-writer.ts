@@ -4,8 +4,8 @@ import { jsonPieces } from "./json-pieces.js";
 import type { SessionPageModel } from "./page-model.js";
 import { embeddedJson, pageAfterData, pageBeforeData, type SessionPageOptions } from "./render-session-page.js";
 
-/** Characters of model JSON handed to gzip at a time. */
-const FEED_CHARS = 1 << 20;
+/** Characters of model JSON handed to gzip at a time (small enough for V8's young generation). */
+const FEED_CHARS = 1 << 16;
 
 /**
  * Writes `renderSessionPage(model, options)` to `path`, byte for byte, and returns its length in bytes. A large
