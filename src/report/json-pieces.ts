@@ -7,7 +7,7 @@ const BATCH = 256;
  * `toJSON` (or inside such a value) is serialised whole, as `JSON.stringify` would.
  */
 export function* jsonPieces(value: unknown, depth: number): Generator<string> {
-  if (depth > 0 && Array.isArray(value) && value.length > BATCH) {
+  if (depth > 0 && Array.isArray(value) && value.length > BATCH && !value.some(hasOwnToJson)) {
     yield "[";
     for (let i = 0; i < value.length; i += BATCH) {
       const text = JSON.stringify(value.slice(i, i + BATCH));
@@ -41,15 +41,11 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 /** The object or one of its members is serialised through `toJSON`, which takes the member's key. */
 function hasToJson(value: Record<string, unknown>): boolean {
   if (typeof value.toJSON === "function") return true;
-  for (const key of Object.keys(value)) {
-    const member = value[key];
-    if (
-      member !== null &&
-      typeof member === "object" &&
-      typeof (member as { toJSON?: unknown }).toJSON === "function"
-    ) {
-      return true;
-    }
-  }
+  for (const key of Object.keys(value)) if (hasOwnToJson(value[key])) return true;
   return false;
+}
+
+/** An item whose `toJSON` would be called with its key or index, which a batch would change. */
+function hasOwnToJson(item: unknown): boolean {
+  return item !== null && typeof item === "object" && typeof (item as { toJSON?: unknown }).toJSON === "function";
 }

@@ -226,7 +226,7 @@ const OWNER_STEPS = 64;
  * `callOwners` found by looking up from each tool result, where its call almost always is a step or a few away;
  * null when one is further than `OWNER_STEPS` (the caller then walks the tree). Holds nothing per call.
  */
-function callOwnersNearby(
+export function callOwnersNearby(
   session: LoadedSession,
   indexOf: Map<string, number>,
   parents: number[],
@@ -253,7 +253,11 @@ function callOwnersNearby(
 }
 
 /** `callOwners` by one depth-first walk of the tree, keeping the open calls of the path it is on. */
-function callOwnersByWalk(session: LoadedSession, indexOf: Map<string, number>, parents: number[]): [number, number][] {
+export function callOwnersByWalk(
+  session: LoadedSession,
+  indexOf: Map<string, number>,
+  parents: number[],
+): [number, number][] {
   const { tree } = session;
   const open = new Map<string, number[]>();
   const out: [number, number][] = [];
