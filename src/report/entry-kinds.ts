@@ -64,29 +64,42 @@ function isSpace(c: number): boolean {
   );
 }
 
+/** Code units of the preview being built (one preview at a time). */
+let units: number[] = [];
+
 /**
  * Whitespace collapsed, cut to `max` characters; never reads more than a few times `max` of a long text. The same as
- * `text.slice(0, 4 * max).replace(/\s+/g, " ").trim()` cut to `max`, built from the runs between spaces and
- * stopped once past `max`.
+ * `text.slice(0, 4 * max).replace(/\s+/g, " ").trim()` cut to `max` (its first `max - 1` characters and `…` when
+ * longer), built one code unit at a time and stopped once past `max`. The result is one flat string, one byte a
+ * character when it can be: 100,000 previews are kept to the end of a report, and pieces of a longer text (two bytes
+ * a character when that text holds any wider character) would take several times the room.
  */
 export function shorten(text: string, max = PREVIEW_CHARS): string {
   const end = Math.min(text.length, max * 4);
-  let flat = "";
+  const out = units;
+  out.length = 0;
   let space = false;
-  let i = 0;
-  while (i < end && flat.length <= max) {
-    if (isSpace(text.charCodeAt(i))) {
-      space = flat.length > 0;
-      i++;
+  for (let i = 0; i < end && out.length <= max; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      space = out.length > 0;
       continue;
     }
-    let j = i + 1;
-    while (j < end && !isSpace(text.charCodeAt(j))) j++;
-    flat += space ? ` ${text.slice(i, j)}` : text.slice(i, j);
-    space = false;
-    i = j;
+    if (space) {
+      out.push(32);
+      space = false;
+    }
+    out.push(c);
   }
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  if (out.length > max) {
+    out.length = Math.max(max - 1, 0);
+    out.push(0x2026);
+  }
+  if (out.length <= 8192) return String.fromCharCode.apply(null, out);
+  let long = "";
+  for (let k = 0; k < out.length; k += 8192) long += String.fromCharCode.apply(null, out.slice(k, k + 8192));
+  units = [];
+  return long;
 }
 
 /** The first `max` characters of `JSON.stringify(value)` (a tool call's arguments, a custom entry's data). */
@@ -201,11 +214,7 @@ function kindOf(entry: SessionEntry, message: AgentMessage | null, record: KitRe
   return entry.type;
 }
 
-/**
- * The same text as one flat string, one byte a character when it can be: a preview is built from pieces of a longer
- * text (a string of pieces, two bytes a character when that text has any wider character), and 100,000 of them are
- * kept to the end of a report.
- */
+/** The same text as one flat string, one byte a character when it can be (not pieces of a longer text). */
 export function compactCopy(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
@@ -225,6 +234,6 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
   }
   if (message?.role === "assistant" && (message.stopReason === "error" || message.errorMessage)) flags |= FLAG.error;
   const body = message ? messagePreview(message) : otherPreview(entry);
-  const preview = compactCopy(shorten(problem !== null ? `ignored (${problem}): ${body}` : body));
+  const preview = shorten(problem !== null ? `ignored (${problem}): ${body}` : body);
   return { kind: kindOf(entry, message, record, problem !== null), flags, preview, record };
 }

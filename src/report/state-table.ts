@@ -39,8 +39,20 @@ export class StateTableBuilder {
   private last: KitState | null = null;
   private lastIndex = 0;
 
+  /** The state interned just before, whatever its way: consecutive entries often leave the state as it was. */
+  private previous: KitState | null = null;
+  private previousIndex = 0;
+
   /** The index of a state's summary, adding it when new. */
   intern(state: KitState): number {
+    if (state !== this.previous) {
+      this.previousIndex = this.find(state);
+      this.previous = state;
+    }
+    return this.previousIndex;
+  }
+
+  private find(state: KitState): number {
     const known = this.byState.get(state);
     if (known !== undefined) return known;
     const last = this.last;
@@ -54,7 +66,6 @@ export class StateTableBuilder {
       state.recovery === last.recovery
     ) {
       // Another slice moved (the tool-loop window, the inputs): the summary is the same.
-      this.byState.set(state, this.lastIndex);
       return this.lastIndex;
     }
     const index = this.add(state);
@@ -63,15 +74,27 @@ export class StateTableBuilder {
     return index;
   }
 
+  /** The slice objects (the request id first) of the state added last, and their indices. */
+  private readonly addedSources: unknown[] = SLICES.map(() => undefined);
+  private readonly addedIndices: number[] = SLICES.map(() => -1);
+
   private add(state: KitState): number {
     const tuple: number[] = [];
     for (let i = 0; i < SLICES.length; i++) {
       const name = SLICES[i] as SliceName;
       // Reducers keep an unchanged slice's object, so most slices are known by it; the request by its id.
       const source = i === 0 ? null : (state[name as Exclude<SliceName, "request">] as object);
-      const hit = source === null ? this.byRequest.get(state.request.currentRequestId) : this.bySource[i]?.get(source);
+      const id = state.request.currentRequestId;
+      const same = (i === 0 ? id : source) === this.addedSources[i] && (this.addedIndices[i] as number) >= 0;
+      this.addedSources[i] = i === 0 ? id : source;
+      const hit = same
+        ? this.addedIndices[i]
+        : source === null
+          ? this.byRequest.get(id)
+          : this.bySource[i]?.get(source);
       if (hit !== undefined) {
         tuple.push(hit);
+        this.addedIndices[i] = hit;
         continue;
       }
       const value = summarizeSlice[name](state);
@@ -87,6 +110,7 @@ export class StateTableBuilder {
       if (source === null) this.byRequest.set(state.request.currentRequestId, index);
       else if (source !== undefined) this.bySource[i]?.set(source, index);
       tuple.push(index);
+      this.addedIndices[i] = index;
     }
     const key = tuple.join(",");
     let index = this.tupleKeys.get(key);
