@@ -20,6 +20,16 @@ export function settle<T>(shown: string, work: () => T): T | FileFailure {
   }
 }
 
+/** `settle` for asynchronous work. */
+export async function settleAsync<T>(shown: string, work: () => Promise<T>): Promise<T | FileFailure> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof InputError) return { file: shown, error: { code: error.code, message: error.message } };
+    throw error;
+  }
+}
+
 export function failureLine(command: string, failure: FileFailure): string {
   return `context-kit ${command}: ${failure.error.code}: ${failure.error.message}`;
 }

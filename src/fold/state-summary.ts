@@ -26,32 +26,45 @@ export interface StateSummary {
 }
 
 export function summarizeState(state: KitState): StateSummary {
-  const model = state.session.model;
   return {
-    request: { currentRequestId: state.request.currentRequestId },
-    session: { model: model ? `${model.provider}/${model.modelId}` : null, thinkingLevel: state.session.thinkingLevel },
-    denials: Object.values(state.denials).map(({ scope, status, count, firstEntryId, lastEntryId }) => ({
+    request: summarizeSlice.request(state),
+    session: summarizeSlice.session(state),
+    denials: summarizeSlice.denials(state),
+    fileIssues: summarizeSlice.fileIssues(state),
+    verification: summarizeSlice.verification(state),
+    recovery: summarizeSlice.recovery(state),
+  };
+}
+
+/** Each part of `summarizeState` on its own, for a reader that needs one. */
+export const summarizeSlice: { [K in keyof StateSummary]: (state: KitState) => StateSummary[K] } = {
+  request: (state) => ({ currentRequestId: state.request.currentRequestId }),
+  session: (state) => {
+    const model = state.session.model;
+    return { model: model ? `${model.provider}/${model.modelId}` : null, thinkingLevel: state.session.thinkingLevel };
+  },
+  denials: (state) =>
+    Object.values(state.denials).map(({ scope, status, count, firstEntryId, lastEntryId }) => ({
       scope,
       status,
       count,
       firstEntryId,
       lastEntryId,
     })),
-    fileIssues: Object.values(state.fileIssues).map(({ path, code, entryId }) => ({ path, code, entryId })),
-    verification: {
-      revision: state.verification.revision,
-      checks: { ...state.verification.checks },
-      roundsThisRequest: state.verification.roundsThisRequest,
-      incomplete: state.verification.incomplete,
-    },
-    recovery: {
-      anchorId: state.recovery.anchorId,
-      recoveriesThisRequest: state.recovery.recoveriesThisRequest,
-      stalled: isStalled(state.recovery),
-      promiseEntryIds: [...state.recovery.run.promiseEntryIds],
-    },
-  };
-}
+  fileIssues: (state) => Object.values(state.fileIssues).map(({ path, code, entryId }) => ({ path, code, entryId })),
+  verification: (state) => ({
+    revision: state.verification.revision,
+    checks: { ...state.verification.checks },
+    roundsThisRequest: state.verification.roundsThisRequest,
+    incomplete: state.verification.incomplete,
+  }),
+  recovery: (state) => ({
+    anchorId: state.recovery.anchorId,
+    recoveriesThisRequest: state.recovery.recoveriesThisRequest,
+    stalled: isStalled(state.recovery),
+    promiseEntryIds: [...state.recovery.run.promiseEntryIds],
+  }),
+};
 
 /** A few human lines for one branch's state. */
 export function formatStateSummary(s: StateSummary, indent = "    "): string[] {

@@ -64,38 +64,97 @@ function isSpace(c: number): boolean {
   );
 }
 
+/** Code units of the preview being built (one preview at a time). */
+let units: number[] = [];
+
 /**
  * Whitespace collapsed, cut to `max` characters; never reads more than a few times `max` of a long text. The same as
- * `text.slice(0, 4 * max).replace(/\s+/g, " ").trim()` cut to `max`, built from the runs between spaces and
- * stopped once past `max`.
+ * `text.slice(0, 4 * max).replace(/\s+/g, " ").trim()` cut to `max` (its first `max - 1` characters and `…` when
+ * longer), built one code unit at a time and stopped once past `max`. The result is one flat string, one byte a
+ * character when it can be: 100,000 previews are kept to the end of a report, and pieces of a longer text (two bytes
+ * a character when that text holds any wider character) would take several times the room.
  */
 export function shorten(text: string, max = PREVIEW_CHARS): string {
   const end = Math.min(text.length, max * 4);
-  let flat = "";
+  const out = units;
+  out.length = 0;
   let space = false;
-  let i = 0;
-  while (i < end && flat.length <= max) {
-    if (isSpace(text.charCodeAt(i))) {
-      space = flat.length > 0;
-      i++;
+  for (let i = 0; i < end && out.length <= max; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      space = out.length > 0;
       continue;
     }
-    let j = i + 1;
-    while (j < end && !isSpace(text.charCodeAt(j))) j++;
-    flat += space ? ` ${text.slice(i, j)}` : text.slice(i, j);
-    space = false;
-    i = j;
+    if (space) {
+      out.push(32);
+      space = false;
+    }
+    out.push(c);
   }
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  if (out.length > max) {
+    out.length = Math.max(max - 1, 0);
+    out.push(0x2026);
+  }
+  if (out.length <= 8192) return String.fromCharCode.apply(null, out);
+  let long = "";
+  for (let k = 0; k < out.length; k += 8192) long += String.fromCharCode.apply(null, out.slice(k, k + 8192));
+  units = [];
+  return long;
 }
 
-function compactJson(value: unknown): string {
+/** The first `max` characters of `JSON.stringify(value)` (a tool call's arguments, a custom entry's data). */
+export function compactJson(value: unknown, max = PREVIEW_CHARS * 2): string {
   if (value === undefined) return "";
   try {
-    return JSON.stringify(value)?.slice(0, PREVIEW_CHARS * 2) ?? "";
+    // Long strings cut first: a `write` call's arguments hold a whole file, and only the start is shown.
+    return JSON.stringify(withShortStrings(value, max + 2, 0))?.slice(0, max) ?? "";
   } catch {
     return String(value);
   }
+}
+
+/**
+ * The value with every string longer than `keep` cut to `keep` characters (never inside a surrogate pair), or the
+ * value itself when it holds nothing to cut or anything but plain data. Its JSON agrees with the value's on the first
+ * `keep - 1` characters: a cut string still prints at least `keep` characters before its closing quote.
+ */
+function withShortStrings(value: unknown, keep: number, depth: number): unknown {
+  if (typeof value === "string") {
+    if (value.length <= keep) return value;
+    const end = isHighSurrogate(value.charCodeAt(keep - 1)) ? keep + 1 : keep;
+    return value.slice(0, end);
+  }
+  if (value === null || typeof value !== "object" || depth > 64) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const short = withShortStrings(item, keep, depth + 1);
+      if (short !== item) {
+        out ??= value.slice();
+        out[i] = short;
+      }
+    }
+    return out ?? value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype || "toJSON" in value) return value;
+  let out: Record<string, unknown> | null = null;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    // An own `__proto__` (JSON.parse makes one) cannot be set by assignment: such a value is printed whole.
+    if (key === "__proto__") return value;
+    const member = record[key];
+    const short = withShortStrings(member, keep, depth + 1);
+    if (short !== member) {
+      out ??= { ...record };
+      out[key] = short;
+    }
+  }
+  return out ?? value;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 function messagePreview(message: AgentMessage): string {
@@ -153,6 +212,11 @@ function kindOf(entry: SessionEntry, message: AgentMessage | null, record: KitRe
   }
   if (entry.type === "custom" || entry.type === "custom_message") return `${entry.type} · ${entry.customType}`;
   return entry.type;
+}
+
+/** The same text as one flat string, one byte a character when it can be (not pieces of a longer text). */
+export function compactCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /** Role or type, flags and a one-line preview of an entry, as the report lists it. */

@@ -3,7 +3,7 @@ import { foldTree } from "../fold/session-fold.js";
 import type { Severity } from "../log/diagnostics.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import type { LoadedSession } from "../session.js";
-import { entryFacts, FLAG } from "./entry-kinds.js";
+import { compactCopy, entryFacts, FLAG } from "./entry-kinds.js";
 import { type ProjectionTable, projectLeaves } from "./projection-table.js";
 import { type PageRequests, requestStatuses } from "./request-status.js";
 import { type SessionSummary, summarizeSession } from "./session-summary.js";
@@ -86,16 +86,24 @@ export interface PageModelOptions {
   projectionBudget?: number;
 }
 
-function callIdsOf(entry: SessionEntry): string[] {
+/** The ids of an assistant message's tool calls, in order; null when it makes none. */
+function callIdsOf(entry: SessionEntry): string[] | null {
   if (entry.type !== "message" || entry.message?.role !== "assistant" || !Array.isArray(entry.message.content)) {
-    return [];
+    return null;
   }
-  return entry.message.content.flatMap((b) => (b?.type === "toolCall" ? [b.id] : []));
+  let ids: string[] | null = null;
+  for (const b of entry.message.content) {
+    if (b?.type !== "toolCall") continue;
+    ids ??= [];
+    ids.push(b.id);
+  }
+  return ids;
 }
 
 function detailText(entry: SessionEntry, max: number): string {
   const text = JSON.stringify(entry, null, 2);
-  return text.length > max ? `${text.slice(0, max)}\n… ${text.length - max} more characters` : text;
+  // Flat: a cut text would otherwise keep the whole record's JSON alive as its parent.
+  return text.length > max ? compactCopy(`${text.slice(0, max)}\n… ${text.length - max} more characters`) : text;
 }
 
 export function buildPageModel(file: string, session: LoadedSession, options: PageModelOptions = {}): SessionPageModel {
@@ -208,16 +216,61 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
 
 /** For each tool result, the nearest ancestor assistant that made its call; kept only where it is not the parent. */
 function callOwners(session: LoadedSession, indexOf: Map<string, number>, parents: number[]): [number, number][] {
+  return callOwnersNearby(session, indexOf, parents) ?? callOwnersByWalk(session, indexOf, parents);
+}
+
+/** Ancestors looked at from a tool result before the whole tree is walked instead. */
+const OWNER_STEPS = 64;
+
+/**
+ * `callOwners` found by looking up from each tool result, where its call almost always is a step or a few away;
+ * null when one is further than `OWNER_STEPS` (the caller then walks the tree). Holds nothing per call.
+ */
+export function callOwnersNearby(
+  session: LoadedSession,
+  indexOf: Map<string, number>,
+  parents: number[],
+): [number, number][] | null {
+  const { tree } = session;
+  const out: [number, number][] = [];
+  for (const [id, entry] of tree.byId) {
+    if (entry.type !== "message" || entry.message?.role !== "toolResult") continue;
+    const call = String(entry.message.toolCallId);
+    let owner = -1;
+    let cursor = tree.parentOf(id);
+    for (let steps = 0; cursor !== null; steps++) {
+      if (steps === OWNER_STEPS) return null;
+      if (callIdsOf(tree.get(cursor) as SessionEntry)?.includes(call)) {
+        owner = indexOf.get(cursor) as number;
+        break;
+      }
+      cursor = tree.parentOf(cursor);
+    }
+    const index = indexOf.get(id) as number;
+    if (owner !== parents[index]) out.push([index, owner]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** `callOwners` by one depth-first walk of the tree, keeping the open calls of the path it is on. */
+export function callOwnersByWalk(
+  session: LoadedSession,
+  indexOf: Map<string, number>,
+  parents: number[],
+): [number, number][] {
   const { tree } = session;
   const open = new Map<string, number[]>();
   const out: [number, number][] = [];
-  const work: [string, boolean][] = tree.roots.map((id) => [id, false]);
+  // A depth-first walk: each id is pushed once to visit it and, when it makes calls, once more to leave it.
+  const work: string[] = [...tree.roots];
+  const leaving: boolean[] = tree.roots.map(() => false);
   while (work.length > 0) {
-    const [id, leaving] = work.pop() as [string, boolean];
+    const id = work.pop() as string;
+    const left = leaving.pop() as boolean;
     const entry = tree.get(id) as SessionEntry;
     const calls = callIdsOf(entry);
-    if (leaving) {
-      for (const call of calls) open.get(call)?.pop();
+    if (left) {
+      if (calls !== null) for (const call of calls) open.get(call)?.pop();
       continue;
     }
     const index = indexOf.get(id) as number;
@@ -225,15 +278,19 @@ function callOwners(session: LoadedSession, indexOf: Map<string, number>, parent
       const owner = open.get(String(entry.message.toolCallId))?.at(-1) ?? -1;
       if (owner !== parents[index]) out.push([index, owner]);
     }
-    if (calls.length > 0) {
+    if (calls !== null) {
       for (const call of calls) {
         const stack = open.get(call);
         if (stack) stack.push(index);
         else open.set(call, [index]);
       }
-      work.push([id, true]);
+      work.push(id);
+      leaving.push(true);
     }
-    for (const child of tree.childrenOf(id)) work.push([child, false]);
+    for (const child of tree.childrenOf(id)) {
+      work.push(child);
+      leaving.push(false);
+    }
   }
   return out.sort((a, b) => a[0] - b[0]);
 }

@@ -73,11 +73,13 @@ export function projectLeaves(
   let spent = 0;
   for (const leafId of order) {
     if (done.has(leafId)) continue;
-    const cost = tree.depth(leafId) + 1;
+    // The first leaf is projected whatever its length, which its path then gives: no depth is asked of the tree.
+    const cost = out.length === 0 ? 0 : tree.depth(leafId) + 1;
     if (out.length > 0 && spent + cost > budget) continue;
     done.add(leafId);
-    spent += cost;
-    out.push(projectLeaf(tree, fold, indexOf, leafId));
+    const { projection, pathLength } = projectLeaf(tree, fold, indexOf, leafId);
+    spent += out.length === 0 ? pathLength : cost;
+    out.push(projection);
   }
   out.sort((a, b) => a.leaf - b.leaf);
   return { leaves: out, skipped: leaves.length - out.length };
@@ -88,10 +90,11 @@ function projectLeaf(
   fold: BranchFold,
   indexOf: ReadonlyMap<string, number>,
   leafId: string,
-): LeafProjection {
+): { projection: LeafProjection; pathLength: number } {
   const v = viewOfLeaf(tree, fold, leafId);
   const source = new Map<AgentMessage, number>();
-  for (const entry of tree.pathTo(leafId)) {
+  const path = tree.pathTo(leafId);
+  for (const entry of path) {
     if (entry.type === "message" && entry.message) source.set(entry.message, indexOf.get(entry.id) as number);
   }
   v.host.messages.forEach((m, i) => {
@@ -100,7 +103,7 @@ function projectLeaf(
   const at = (m: AgentMessage) => source.get(m) ?? -1;
   const { guidance, reminder } = v.added;
   const entries = v.messages.filter((m) => m !== guidance && m !== reminder);
-  return {
+  const projection: LeafProjection = {
     leaf: indexOf.get(leafId) as number,
     host: encodeRuns(v.host.messages.map(at)),
     view: encodeRuns(entries.map(at)),
@@ -110,4 +113,5 @@ function projectLeaf(
     tokens: v.tokensEstimate,
     added: { guidance: guidance !== null, reminder: reminder !== null },
   };
+  return { projection, pathLength: path.length };
 }

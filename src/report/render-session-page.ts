@@ -18,7 +18,11 @@ export interface SessionPageOptions {
  * model shrinks about four times, in half the time level 6 takes); the client unpacks it with `DecompressionStream`.
  */
 export function embeddedModel(model: SessionPageModel, compressAbove = 2_000_000): { text: string; encoding: string } {
-  const json = JSON.stringify(model);
+  return embeddedJson(JSON.stringify(model), compressAbove);
+}
+
+/** `embeddedModel` of the model's JSON text. */
+export function embeddedJson(json: string, compressAbove = 2_000_000): { text: string; encoding: string } {
   // Escaping only lengthens the text; base64 needs none, so a model too large either way is packed as it is.
   const safe = json.length <= compressAbove ? scriptSafe(json) : null;
   if (safe !== null && safe.length <= compressAbove) return { text: safe, encoding: "json" };
@@ -147,11 +151,16 @@ function requestRows(model: SessionPageModel): string {
 
 /** The self-contained page of one session: static frame and summary, the model as JSON, the client script. */
 export function renderSessionPage(model: SessionPageModel, options: SessionPageOptions = {}): string {
+  const data = embeddedModel(model, options.compressAbove);
+  return `${pageBeforeData(model, options, data.encoding)}${data.text}${pageAfterData()}`;
+}
+
+/** The page up to the model's text in its script element, which is encoded as `encoding` says. */
+export function pageBeforeData(model: SessionPageModel, options: SessionPageOptions, encoding: string): string {
   const d = model.diagnostics;
   const errors = d.some((x) => x.severity === "error");
   const leaves = model.summary.branches;
   const projections = { embedded: model.projections.leaves.length, total: leaves };
-  const data = embeddedModel(model, options.compressAbove);
   const back = options.indexHref ? `<a href="${escapeHtml(options.indexHref)}">← all sessions</a>` : "";
   const script = clientScript();
   return `${pageStart(model.file, PAGE_CSS, script)}
@@ -196,8 +205,13 @@ export function renderSessionPage(model: SessionPageModel, options: SessionPageO
   </aside>
 </main>
 </div>
-<script type="application/json" id="session-data" data-encoding="${data.encoding}">${data.text}</script>
-<script>${script}</script>
+<script type="application/json" id="session-data" data-encoding="${encoding}">`;
+}
+
+/** The page after the model's text. */
+export function pageAfterData(): string {
+  return `</script>
+<script>${clientScript()}</script>
 </body>
 </html>
 `;

@@ -1,6 +1,6 @@
 import stableStringify from "fast-json-stable-stringify";
 import type { KitState } from "../../reducers/state.js";
-import { type StateSummary, summarizeState } from "../fold/state-summary.js";
+import { type StateSummary, summarizeSlice } from "../fold/state-summary.js";
 
 export const SLICES = ["request", "session", "denials", "fileIssues", "verification", "recovery"] as const;
 export type SliceName = (typeof SLICES)[number];
@@ -39,8 +39,20 @@ export class StateTableBuilder {
   private last: KitState | null = null;
   private lastIndex = 0;
 
+  /** The state interned just before, whatever its way: consecutive entries often leave the state as it was. */
+  private previous: KitState | null = null;
+  private previousIndex = 0;
+
   /** The index of a state's summary, adding it when new. */
   intern(state: KitState): number {
+    if (state !== this.previous) {
+      this.previousIndex = this.find(state);
+      this.previous = state;
+    }
+    return this.previousIndex;
+  }
+
+  private find(state: KitState): number {
     const known = this.byState.get(state);
     if (known !== undefined) return known;
     const last = this.last;
@@ -54,7 +66,6 @@ export class StateTableBuilder {
       state.recovery === last.recovery
     ) {
       // Another slice moved (the tool-loop window, the inputs): the summary is the same.
-      this.byState.set(state, this.lastIndex);
       return this.lastIndex;
     }
     const index = this.add(state);
@@ -63,17 +74,30 @@ export class StateTableBuilder {
     return index;
   }
 
+  /** The slice objects (the request id first) of the state added last, and their indices. */
+  private readonly addedSources: unknown[] = SLICES.map(() => undefined);
+  private readonly addedIndices: number[] = SLICES.map(() => -1);
+
   private add(state: KitState): number {
-    const sources = [null, state.session, state.denials, state.fileIssues, state.verification, state.recovery];
-    const cached = sources.map((source, i) =>
-      source === null ? this.byRequest.get(state.request.currentRequestId) : this.bySource[i]?.get(source),
-    );
-    let summary: ReturnType<typeof summarizeState> | null = null;
-    const tuple = SLICES.map((name, i) => {
-      const hit = cached[i];
-      if (hit !== undefined) return hit;
-      summary ??= summarizeState(state);
-      const value = summary[name];
+    const tuple: number[] = [];
+    for (let i = 0; i < SLICES.length; i++) {
+      const name = SLICES[i] as SliceName;
+      // Reducers keep an unchanged slice's object, so most slices are known by it; the request by its id.
+      const source = i === 0 ? null : (state[name as Exclude<SliceName, "request">] as object);
+      const id = state.request.currentRequestId;
+      const same = (i === 0 ? id : source) === this.addedSources[i] && (this.addedIndices[i] as number) >= 0;
+      this.addedSources[i] = i === 0 ? id : source;
+      const hit = same
+        ? this.addedIndices[i]
+        : source === null
+          ? this.byRequest.get(id)
+          : this.bySource[i]?.get(source);
+      if (hit !== undefined) {
+        tuple.push(hit);
+        this.addedIndices[i] = hit;
+        continue;
+      }
+      const value = summarizeSlice[name](state);
       const key = stableStringify(value);
       const keys = this.sliceKeys[i] as Map<string, number>;
       let index = keys.get(key);
@@ -83,11 +107,11 @@ export class StateTableBuilder {
         list.push(value);
         keys.set(key, index);
       }
-      const source = sources[i];
       if (source === null) this.byRequest.set(state.request.currentRequestId, index);
       else if (source !== undefined) this.bySource[i]?.set(source, index);
-      return index;
-    });
+      tuple.push(index);
+      this.addedIndices[i] = index;
+    }
     const key = tuple.join(",");
     let index = this.tupleKeys.get(key);
     if (index === undefined) {

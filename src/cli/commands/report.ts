@@ -1,12 +1,12 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { buildPageModel } from "../../report/page-model.js";
+import { buildPageModel, type SessionPageModel } from "../../report/page-model.js";
+import { writeSessionPageFile } from "../../report/page-writer.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
-import { renderSessionPage } from "../../report/render-session-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
 import { plural } from "../../text.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
-import { type FileFailure, failureLine, isFailure, settle } from "../file-outcome.js";
+import { type FileFailure, failureLine, isFailure, settleAsync } from "../file-outcome.js";
 import { expandInputs, loadInput, notASession } from "../inputs.js";
 import type { CommandResultWithStderr } from "../run.js";
 
@@ -30,23 +30,28 @@ export interface ReportResult {
   failures: FileFailure[];
 }
 
-function writeSessionPage(path: string, shown: string, page: string, indexHref?: string): ReportPage {
+/** The page model of one session and why the host cannot load it; the session itself is let go here. */
+function modelOf(path: string, shown: string): { model: SessionPageModel; error?: ReportPage["error"] } {
   const session = loadInput(path, shown);
   const model = buildPageModel(shown, session);
-  const html = renderSessionPage(model, indexHref === undefined ? {} : { indexHref });
+  if (!session.log.unusable) return { model };
+  const why = notASession(session, shown);
+  return { model, error: { code: why.code, message: why.message } };
+}
+
+async function writeSessionPage(path: string, shown: string, page: string, indexHref?: string): Promise<ReportPage> {
+  // The entries are garbage once the model is built: nothing below holds the session while the page is written.
+  const { model, error } = modelOf(path, shown);
   mkdirSync(dirname(page), { recursive: true });
-  writeFileSync(page, html);
+  const bytes = await writeSessionPageFile(model, page, indexHref === undefined ? {} : { indexHref });
   const written: ReportPage = {
     file: shown,
     page,
-    bytes: Buffer.byteLength(html),
+    bytes,
     summary: model.summary,
     projections: { embedded: model.projections.leaves.length, skipped: model.projections.skipped },
   };
-  if (session.log.unusable) {
-    const why = notASession(session, shown);
-    written.error = { code: why.code, message: why.message };
-  }
+  if (error) written.error = error;
   return written;
 }
 
@@ -103,7 +108,7 @@ export const reportCommand: Command = {
     "context-kit report session.jsonl --out session.html",
     "context-kit report ~/.pi/agent/sessions --out audit/   # then open audit/index.html",
   ],
-  run({ values, positionals, cwd, progress }) {
+  async run({ values, positionals, cwd, progress }) {
     if (positionals.length !== 1) throw new UsageError("name one session file or folder");
     const out = values.out;
     if (typeof out !== "string" || out === "") throw new UsageError("--out PATH is required");
@@ -120,17 +125,19 @@ export const reportCommand: Command = {
       const pages: ReportPage[] = [];
       const rows: IndexRow[] = [];
       const failures: FileFailure[] = [];
-      files.forEach((file, i) => {
+      for (const [i, file] of files.entries()) {
         progress(`report ${i + 1}/${files.length}`);
         const page = join(outDir, "sessions", names[i] as string);
-        const written = settle(file.shown, () => writeSessionPage(file.path, file.shown, page, "../index.html"));
+        const written = await settleAsync(file.shown, () =>
+          writeSessionPage(file.path, file.shown, page, "../index.html"),
+        );
         if (isFailure(written)) {
           failures.push(written);
-          return;
+          continue;
         }
         pages.push(written);
         rows.push({ file: written.file, href: `sessions/${names[i]}`, summary: written.summary });
-      });
+      }
       progress("");
       const index = join(outDir, "index.html");
       mkdirSync(outDir, { recursive: true });
@@ -142,7 +149,7 @@ export const reportCommand: Command = {
       if (page === input || page.endsWith(".jsonl")) {
         throw new UsageError("--out must name the HTML page to write, not a session file");
       }
-      result = { out: page, index: null, pages: [writeSessionPage(input, given, page)], failures: [] };
+      result = { out: page, index: null, pages: [await writeSessionPage(input, given, page)], failures: [] };
     }
     const bad = result.failures.length > 0 || result.pages.some((p) => p.summary.unusable);
     const done: CommandResultWithStderr = { exitCode: bad ? 2 : 0, json: result, text: formatResult(result, cwd) };
