@@ -1,4 +1,4 @@
-import type { ViewState } from "../reducers/state.js";
+import type { KitState } from "../reducers/state.js";
 import type { AgentMessage, CustomMessage, UserMessage } from "../src/log/entry-types.js";
 import { keepsBeforeMarker } from "./context-in-force.js";
 import { policyReminder } from "./policy-reminder.js";
@@ -12,7 +12,7 @@ export interface ViewInputs {
   /** What the host sends, in order: the `context` event's messages live, the host context of the leaf offline. */
   messages: readonly AgentMessage[];
   /** The folded state as of those messages. */
-  state: ViewState;
+  state: KitState;
   /** The recovery marker the state's anchor points at, as the host renders its entry (null without an anchor). */
   anchor: AgentMessage | null;
   /** Every user message on the branch, oldest first; read only when a compaction took some of them out. */

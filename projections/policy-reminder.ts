@@ -1,4 +1,4 @@
-import type { DenialRecord, ViewState } from "../reducers/state.js";
+import type { DenialRecord, KitState } from "../reducers/state.js";
 import type { CustomMessage } from "../src/log/entry-types.js";
 
 export const REMINDER_TYPE = "context-kit/policy-reminder";
@@ -31,7 +31,7 @@ function denialLine(d: DenialRecord): string {
  * A request-local host-policy reminder of denied scopes and file problems in this request. It informs the model; it
  * is never used to authorise anything (every tool call re-checks the policy).
  */
-export function policyReminder(state: Pick<ViewState, "denials" | "fileIssues">, timestamp: number): CustomMessage | null {
+export function policyReminder(state: KitState, timestamp: number): CustomMessage | null {
   const denials = Object.values(state.denials);
   const issues = Object.values(state.fileIssues);
   if (denials.length === 0 && issues.length === 0) return null;

@@ -138,8 +138,3 @@ export interface KitState {
   toolLoop: ToolLoopSlice;
   inputs: InputsSlice;
 }
-
-/** What the outgoing view reads of a state: the anchor, denials, file issues and recorded inputs. */
-export type ViewState = Pick<KitState, "denials" | "fileIssues" | "inputs"> & {
-  recovery: Pick<KitState["recovery"], "anchorId">;
-};

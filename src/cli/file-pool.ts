@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { InputError } from "./command.js";
@@ -73,15 +72,6 @@ export function childExecArgv(): string[] {
     throw new Error("context-kit runs from its TypeScript sources: child processes need setSourceHooks() first");
   }
   return ["--import", `data:text/javascript,${encodeURIComponent(registerHooksCode(sourceHooks))}`];
-}
-
-/** A file's size in bytes; 0 when it cannot be read (the reader then says why). */
-export function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
 }
 
 /** Whether this process can start pool workers (always, once built). */

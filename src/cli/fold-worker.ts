@@ -1,5 +1,4 @@
 import { isMainThread, parentPort, type Worker, workerData } from "node:worker_threads";
-import type { KitState, ViewState } from "../../reducers/state.js";
 import { kitReducer } from "../fold/kit-reducer.js";
 import { ReadingFold } from "../fold/reading-fold.js";
 import { type LeafSummary, leafSummary } from "../fold/replay-report.js";
@@ -8,9 +7,7 @@ import { startModuleWorker } from "./file-pool.js";
 
 /**
  * One large file on two cores: a worker thread reads the file again and folds it (`ReadingFold`) while the caller
- * reads, checks and builds the tree; the caller then asks for what it needs of the states at the entries it found:
- * `replay` the summaries of its leaves, `check` the part of each state its views read (plain data, so a copy sent
- * between threads is the same to the projection). The worker reads
+ * reads, checks and builds the tree; the caller then asks for the summaries of the leaves it found. The worker reads
  * without schema checks: its entries are the caller's only when the caller's read took every entry as written (no
  * `E_SCHEMA` diagnostic), which the caller checks before it uses the answer.
  */
@@ -22,11 +19,8 @@ interface FoldWorkerData {
   path: string;
 }
 
-/** The summaries of entries' states (`replay`), or the parts of them views read (`check`). */
-export type FoldQuestion = { kind: "summaries" | "viewStates"; ids: readonly string[] };
-
 /** The worker's answer: null when its fold is not exact for this file (the caller folds itself). */
-export type FoldAnswer = LeafSummary[] | ViewState[] | null;
+export type FoldAnswer = LeafSummary[] | null;
 
 export class FoldWorker {
   private readonly worker: Worker;
@@ -44,16 +38,10 @@ export class FoldWorker {
     this.worker.on("exit", () => this.resolve(null));
   }
 
-  /** The summaries of the states after `ids`, in order, or null. Ask once. */
-  async summaries(ids: readonly string[]): Promise<LeafSummary[] | null> {
-    this.worker.postMessage({ kind: "summaries", ids } satisfies FoldQuestion);
-    return (await this.answer) as LeafSummary[] | null;
-  }
-
-  /** What views read of the states after `ids`, in order, or null. Ask once. */
-  async viewStates(ids: readonly string[]): Promise<ViewState[] | null> {
-    this.worker.postMessage({ kind: "viewStates", ids } satisfies FoldQuestion);
-    return (await this.answer) as ViewState[] | null;
+  /** The summaries of `leaves`, in order, or null. */
+  summaries(leaves: readonly string[]): Promise<FoldAnswer> {
+    this.worker.postMessage(leaves);
+    return this.answer;
   }
 
   stop(): void {
@@ -71,32 +59,16 @@ function serve(data: FoldWorkerData): void {
   } catch {
     fold = null;
   }
-  port.once("message", (question: FoldQuestion) => {
+  port.once("message", (leaves: string[]) => {
     let answer: FoldAnswer = null;
     try {
-      const states = fold;
-      if (states !== null) {
-        answer =
-          question.kind === "summaries"
-            ? question.ids.map((id) => leafSummary(states, id))
-            : question.ids.map((id) => viewStateOf(states.stateAt(id)));
-      }
+      if (fold !== null) answer = leaves.map((leaf) => leafSummary(fold as ReadingFold, leaf));
     } catch {
       answer = null;
     }
     port.postMessage(answer);
     port.close();
   });
-}
-
-/** The part of a state the outgoing view reads. */
-export function viewStateOf(state: KitState): ViewState {
-  return {
-    recovery: { anchorId: state.recovery.anchorId },
-    denials: state.denials,
-    fileIssues: state.fileIssues,
-    inputs: state.inputs,
-  };
 }
 
 if (!isMainThread && (workerData as FoldWorkerData | undefined)?.tag === TAG) serve(workerData as FoldWorkerData);

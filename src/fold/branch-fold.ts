@@ -1,12 +1,7 @@
 import type { RootReducer } from "../../reducers/root.js";
-import type { KitState, ViewState } from "../../reducers/state.js";
+import type { KitState } from "../../reducers/state.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import { toEvent } from "./to-event.js";
-
-/** What views read: a state, or the part of one a view reads (`ViewState`). */
-export interface ViewStateSource<S extends ViewState = ViewState> {
-  stateAt(id: string | null): S;
-}
 
 /** What the views read states from: a `BranchFold`, or a `ReadingFold` made while the file was read. */
 export interface StateSource {

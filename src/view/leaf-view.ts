@@ -1,8 +1,8 @@
 import { type OutgoingView, outgoingView } from "../../projections/outgoing-view.js";
 import type { Omitted } from "../../projections/recovery-view.js";
 import { estimateTokens } from "../../projections/token-estimate.js";
-import type { KitState, ViewState } from "../../reducers/state.js";
-import type { StateSource, ViewStateSource } from "../fold/branch-fold.js";
+import type { KitState } from "../../reducers/state.js";
+import type { StateSource } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import type { AgentMessage, UserMessage } from "../log/entry-types.js";
 import { buildHostContext, contextOfPath, entryMessage, type HostContext } from "../tree/host-context.js";
@@ -42,8 +42,8 @@ function withoutSystem(host: HostContext): HostContext {
   };
 }
 
-/** A leaf's view without its token estimates (what `check` reads), with the state (or the part of it) read. */
-export type LeafViewCore<S extends ViewState = KitState> = Omit<LeafView, "tokensEstimate" | "state"> & { state: S };
+/** A leaf's view without its token estimates (what `check` reads). */
+export type LeafViewCore = Omit<LeafView, "tokensEstimate">;
 
 /** The view of a saved leaf: the one projection over the host context and the state folded from the log. */
 export function viewOfLeaf(tree: SessionTree, fold: StateSource, leafId: string | null, recovery = true): LeafView {
@@ -64,12 +64,12 @@ export function viewOfLeaf(tree: SessionTree, fold: StateSource, leafId: string 
 }
 
 /** `viewOfLeaf` but for the token estimates, which walk every message's content. */
-export function leafViewCore<S extends ViewState>(
+export function leafViewCore(
   tree: SessionTree,
-  fold: ViewStateSource<S>,
+  fold: StateSource,
   leafId: string | null,
   recovery = true,
-): LeafViewCore<S> {
+): LeafViewCore {
   const leaf = leafId ?? tree.activeLeafId;
   const path = leaf === null ? [] : tree.pathTo(leaf);
   // The branch is walked once: for a known leaf the host context is that of this path.

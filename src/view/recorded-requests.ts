@@ -1,5 +1,5 @@
 import { KIT, type RequestDigestData } from "../../reducers/contract/kit-entries.js";
-import type { ViewStateSource } from "../fold/branch-fold.js";
+import type { StateSource } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import { entryMessage } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
@@ -63,7 +63,7 @@ export interface VerifiedRequest extends RecordedRequest {
 /** Recomputes the view at the request's leaf and compares its digest with the recorded one. */
 export function verifyRequest(
   tree: SessionTree,
-  fold: ViewStateSource,
+  fold: StateSource,
   request: RecordedRequest,
   kitVersion: string,
 ): VerifiedRequest {

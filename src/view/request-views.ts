@@ -1,5 +1,5 @@
 import { outgoingView } from "../../projections/outgoing-view.js";
-import type { ViewStateSource } from "../fold/branch-fold.js";
+import type { StateSource } from "../fold/branch-fold.js";
 import type { AgentMessage, SessionEntry, UserMessage } from "../log/entry-types.js";
 import { contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
@@ -28,7 +28,7 @@ export class RequestViews {
 
   constructor(
     private readonly tree: SessionTree,
-    private readonly fold: ViewStateSource,
+    private readonly fold: StateSource,
   ) {}
 
   /** Moves to `leaf` (an entry of the tree); returns the entries new on the path, root first. */

@@ -1,20 +1,13 @@
-import { isMainThread } from "node:worker_threads";
 import { checkView, type Violation } from "../../../projections/invariants.js";
-import type { ViewState } from "../../../reducers/state.js";
-import type { ViewStateSource } from "../../fold/branch-fold.js";
-import { kitReducer } from "../../fold/kit-reducer.js";
 import { foldTree } from "../../fold/session-fold.js";
 import type { Diagnostic } from "../../log/diagnostics.js";
 import { kitVersion } from "../../package-root.js";
-import type { LoadedSession } from "../../session.js";
 import { capped, plural } from "../../text.js";
 import { anchorIsAuthentic, leafViewCore } from "../../view/leaf-view.js";
-import { type RecordedRequest, recordedRequests, requestName } from "../../view/recorded-requests.js";
+import { recordedRequests, requestName } from "../../view/recorded-requests.js";
 import { RequestViews } from "../../view/request-views.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
-import { type FileFailure, isFailure, settle } from "../file-outcome.js";
-import { sizeOf, workersAvailable } from "../file-pool.js";
-import { FoldWorker, viewStateOf } from "../fold-worker.js";
+import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
 import { loadUsable } from "../inputs.js";
 
@@ -53,17 +46,8 @@ const NO_REQUESTS: RequestCounts = { recorded: 0, verified: 0, differs: 0, other
 const SHOWN = 20;
 
 function checkLoaded(path: string, shown: string): CheckFileReport {
-  const session = loadUsable(path, shown);
-  return checkSession(shown, session, foldTree(session.tree), recordedRequests(session.tree));
-}
-
-/** The check of a loaded file, its states read from `fold` (the file's own fold, or a fold worker's answers). */
-function checkSession(
-  shown: string,
-  { tree, diagnostics }: LoadedSession,
-  fold: ViewStateSource,
-  recorded: readonly RecordedRequest[],
-): CheckFileReport {
+  const { tree, diagnostics } = loadUsable(path, shown);
+  const fold = foldTree(tree);
   const violations: CheckFileReport["violations"] = [];
   const leaves = tree.leaves();
   for (const leafId of leaves) {
@@ -83,8 +67,8 @@ function checkSession(
   const version = kitVersion();
   // In file order, a live session's requests follow one another down a branch: each view extends the previous one.
   const views = new RequestViews(tree, fold);
-  for (const request of recorded) {
-    const r = views.verify(request, version);
+  for (const recorded of recordedRequests(tree)) {
+    const r = views.verify(recorded, version);
     requests.recorded++;
     requests[r.status]++;
     const name = requestName(r);
@@ -114,46 +98,6 @@ function checkSession(
 
 export function checkSessionFile(path: string, shown: string): CheckFileReport | FileFailure {
   return settle(shown, () => checkLoaded(path, shown));
-}
-
-/** Files from this size are folded on a second core while the first reads them and builds the views. */
-const SPLIT_BYTES = 16 * 1024 * 1024;
-
-/**
- * `checkSessionFile`, for one large file in the main thread: a `FoldWorker` folds while this thread reads, checks
- * and builds the tree, then answers with what the views read of the states at the leaves and the recorded requests;
- * whenever its answer cannot be used, the file is checked here as above.
- */
-export async function checkLargeFile(path: string, shown: string): Promise<CheckFileReport | FileFailure> {
-  if (!isMainThread || !workersAvailable() || sizeOf(path) < SPLIT_BYTES) return checkSessionFile(path, shown);
-  return (await checkSplit(path, shown)) ?? checkSessionFile(path, shown);
-}
-
-/** The check of one file on two threads (see `checkLargeFile`), or null when the worker's fold cannot be used. */
-export async function checkSplit(path: string, shown: string): Promise<CheckFileReport | FileFailure | null> {
-  const worker = new FoldWorker(path);
-  try {
-    const session = settle(shown, () => loadUsable(path, shown));
-    if (isFailure(session)) return session;
-    // The worker took every record as written: its entries are these only if the checks changed none.
-    if (session.diagnostics.some((d) => d.code === "E_SCHEMA")) return null;
-    const { tree } = session;
-    const recorded = recordedRequests(tree);
-    const ids = [...new Set([...tree.leaves(), ...recorded.flatMap((r) => (r.leafId === null ? [] : [r.leafId]))])];
-    const states = await worker.viewStates(ids.filter((id) => tree.get(id) !== undefined));
-    if (states === null) return null;
-    const known = new Map<string, ViewState>();
-    ids.filter((id) => tree.get(id) !== undefined).forEach((id, i) => known.set(id, states[i] as ViewState));
-    const initial = viewStateOf(kitReducer.initialState());
-    return checkSession(
-      shown,
-      session,
-      { stateAt: (id) => (id === null ? initial : (known.get(id) ?? initial)) },
-      recorded,
-    );
-  } finally {
-    worker.stop();
-  }
 }
 
 function requestsText(r: RequestCounts): string {
@@ -193,7 +137,7 @@ export const checkCommand: Command = {
     return runOverFiles<CheckFileReport>(
       {
         name: "check",
-        task: { module: import.meta.url, name: "checkSessionFile", fn: checkLargeFile },
+        task: { module: import.meta.url, name: "checkSessionFile", fn: checkSessionFile },
         format: formatCheck,
         separator: "\n",
         verdict: (f) =>

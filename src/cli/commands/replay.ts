@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { isMainThread } from "node:worker_threads";
 import { ReadingFold } from "../../fold/reading-fold.js";
 import {
@@ -9,7 +10,7 @@ import {
 } from "../../fold/replay-report.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
 import { type FileFailure, isFailure, settle } from "../file-outcome.js";
-import { sizeOf, workersAvailable } from "../file-pool.js";
+import { workersAvailable } from "../file-pool.js";
 import { FoldWorker } from "../fold-worker.js";
 import { runOverFiles } from "../folder-run.js";
 import { expandInputs, loadUsable, resolveEntryId } from "../inputs.js";
@@ -65,6 +66,14 @@ export async function replaySplit(
     });
   } finally {
     worker.stop();
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
   }
 }
 
