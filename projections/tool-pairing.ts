@@ -12,22 +12,25 @@ export interface PairingViolation {
  */
 export function toolPairingViolations(messages: readonly AgentMessage[]): PairingViolation[] {
   const violations: PairingViolation[] = [];
-  let open = new Map<string, number>();
+  // One map for the whole walk, emptied at each assistant message.
+  const open = new Map<string, number>();
   const closeOpen = () => {
     for (const [toolCallId, index] of open) violations.push({ index, code: "CALL_WITHOUT_RESULT", toolCallId });
-    open = new Map();
+    open.clear();
   };
-  messages.forEach((message, index) => {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as AgentMessage;
     if (message.role === "assistant") {
-      closeOpen();
+      if (open.size > 0) closeOpen();
       for (const block of message.content ?? []) {
         if (block?.type === "toolCall") open.set(block.id, index);
       }
     } else if (message.role === "toolResult") {
-      if (open.has(message.toolCallId)) open.delete(message.toolCallId);
-      else violations.push({ index, code: "RESULT_WITHOUT_CALL", toolCallId: message.toolCallId });
+      if (!open.delete(message.toolCallId)) {
+        violations.push({ index, code: "RESULT_WITHOUT_CALL", toolCallId: message.toolCallId });
+      }
     }
-  });
+  }
   closeOpen();
   return violations;
 }

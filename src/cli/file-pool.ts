@@ -81,9 +81,14 @@ export function workersAvailable(): boolean {
 
 function startWorker(task: { module: string; name: string }): Worker {
   const data: PoolWorkerData = { tag: TAG, module: task.module, name: task.name };
-  if (!runsFromSources()) return new Worker(new URL(import.meta.url), { workerData: data });
-  const boot = `import("node:module").then(({ register }) => { register(${JSON.stringify(sourceHooks)}); return import(${JSON.stringify(import.meta.url)}); });`;
-  return new Worker(boot, { eval: true, workerData: data });
+  return startModuleWorker(import.meta.url, data);
+}
+
+/** A worker thread that runs the module at URL `module` (compiled on the fly when run from the sources). */
+export function startModuleWorker(module: string, workerData: unknown): Worker {
+  if (!runsFromSources()) return new Worker(new URL(module), { workerData });
+  const boot = `import("node:module").then(({ register }) => { register(${JSON.stringify(sourceHooks)}); return import(${JSON.stringify(module)}); });`;
+  return new Worker(boot, { eval: true, workerData });
 }
 
 function revive(error: Extract<Reply, { ok: false }>["error"]): Error {

@@ -3,6 +3,12 @@ import type { KitState } from "../../reducers/state.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import { toEvent } from "./to-event.js";
 
+/** What the views read states from: a `BranchFold`, or a `ReadingFold` made while the file was read. */
+export interface StateSource {
+  /** The state after `id`; the initial state for null or an unknown id. */
+  stateAt(id: string | null): KitState;
+}
+
 /** Where the fold finds entries: a `SessionTree`, or the live host's session manager. */
 export interface EntrySource {
   get(id: string): SessionEntry | undefined;
@@ -16,7 +22,7 @@ export interface EntrySource {
  * remembered; of the states passed on the way, those in `kept` (all when it is null). A set, not a predicate: a
  * closure made per fold would be a new call target for the optimised fold each time.
  */
-export class BranchFold {
+export class BranchFold implements StateSource {
   // One fold lives as long as the process: V8 keeps a class's field layout (hidden class) only while an instance holds
   // it, so a collection between two folds would otherwise discard it and the fold's optimised code with it.
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: held, never read, to keep the layout alive

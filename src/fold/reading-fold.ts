@@ -4,6 +4,7 @@ import type { KitState } from "../../reducers/state.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import { type ReadOptions, type RecordPosition, readEntryAt } from "../log/read-session.js";
 import type { SessionTree } from "../tree/session-tree.js";
+import type { StateSource } from "./branch-fold.js";
 import { kitReducer } from "./kit-reducer.js";
 import { toEvent } from "./to-event.js";
 
@@ -19,7 +20,7 @@ const CHECKPOINT_EVERY = 256;
  * Exact only for a file whose parents all come before their children and whose ids are unique (what the host
  * writes); `matches(tree)` says so once the tree is built, and the caller folds the loaded entries otherwise.
  */
-export class ReadingFold {
+export class ReadingFold implements StateSource {
   private readonly parents = new Map<string, string | null>();
   private readonly lines = new Map<string, { at: RecordPosition; bytes: number }>();
   private readonly kept = new Map<string, KitState>();
@@ -72,6 +73,16 @@ export class ReadingFold {
   matches(tree: SessionTree): boolean {
     if (!this.exact || tree.size !== this.parents.size) return false;
     for (const id of this.unresolved) if (tree.get(id) !== undefined) return false;
+    return true;
+  }
+
+  /**
+   * `matches` without the tree: what it says of the tree built from the entries this fold took (the same ids, as
+   * the tree is built from every entry read).
+   */
+  matchesItself(): boolean {
+    if (!this.exact) return false;
+    for (const id of this.unresolved) if (this.parents.has(id)) return false;
     return true;
   }
 

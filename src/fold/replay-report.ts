@@ -4,6 +4,7 @@ import { toolLoopReport } from "../../reducers/tool-loop.js";
 import { describeToolLoop } from "../kit/host-messages.js";
 import type { LoadedSession } from "../session.js";
 import { plural } from "../text.js";
+import type { StateSource } from "./branch-fold.js";
 import { foldTree } from "./session-fold.js";
 import { formatStateSummary, type StateSummary, summarizeState } from "./state-summary.js";
 
@@ -24,24 +25,51 @@ export interface ReplayReport {
   branches: BranchReplay[];
 }
 
-/** `states`: the fold to read leaf states from (a `ReadingFold` of the same read), else the tree is folded here. */
+/** What `replay` prints of one leaf's state. */
+export interface LeafSummary {
+  state: StateSummary;
+  toolLoop: BranchReplay["toolLoop"];
+}
+
+/** Where `replaySession` reads each leaf's summary from. */
+export interface LeafSummaries {
+  summaryAt(leafId: string): LeafSummary;
+}
+
+/** The summary of the state after `leafId`. */
+export function leafSummary(states: StateSource, leafId: string): LeafSummary {
+  const state = states.stateAt(leafId);
+  return { state: summarizeState(state), toolLoop: toolLoopSummary(state.toolLoop) };
+}
+
+/** Summaries read from a fold (a `ReadingFold` of the same read, or the tree's own). */
+export function summariesOf(states: StateSource): LeafSummaries {
+  return { summaryAt: (leafId) => leafSummary(states, leafId) };
+}
+
+/**
+ * `summaries`: where leaf states come from (a `ReadingFold` of the same read, or a fold worker's summaries), else
+ * the tree is folded here.
+ */
 export function replaySession(
   file: string,
   session: LoadedSession,
   leaves?: readonly string[],
-  states: { stateAt(id: string): KitState } = foldTree(session.tree),
+  summaries: LeafSummaries = summariesOf(foldTree(session.tree)),
 ): ReplayReport {
   const { tree } = session;
-  const fold = states;
   const active = tree.activeLeafId;
-  const branches = (leaves ?? tree.leaves()).map((leafId) => ({
-    leafId,
-    active: leafId === active,
-    depth: tree.depth(leafId),
-    forkFromId: leafId === active || active === null ? null : tree.commonAncestor(leafId, active),
-    state: summarizeState(fold.stateAt(leafId)),
-    toolLoop: toolLoopSummary(fold.stateAt(leafId).toolLoop),
-  }));
+  const branches = (leaves ?? tree.leaves()).map((leafId) => {
+    const summary = summaries.summaryAt(leafId);
+    return {
+      leafId,
+      active: leafId === active,
+      depth: tree.depth(leafId),
+      forkFromId: leafId === active || active === null ? null : tree.commonAncestor(leafId, active),
+      state: summary.state,
+      toolLoop: summary.toolLoop,
+    };
+  });
   return { file, activeLeafId: active, branches };
 }
 

@@ -146,8 +146,10 @@ function parseLines(file: string, lines: Iterable<RawLine>, options: ReadOptions
       if (index === 0) firstValueNotObject = at;
       continue;
     }
-    // A record needs at least two bytes per level, so only long lines are walked.
-    if (raw.bytes.length > 2 * MAX_NESTING && nestsDeeper(value)) tooDeep.add(at.line);
+    // A record needs at least two bytes per level, so only long lines are walked. Unchecked records after the header
+    // are taken as written whatever their depth.
+    const checked = !streaming || options.validate !== false;
+    if (checked && raw.bytes.length > 2 * MAX_NESTING && nestsDeeper(value)) tooDeep.add(at.line);
     const record = { value: value as Record<string, unknown>, at, hostIndex: index, lineBytes: raw.bytes.length };
     if (streaming) {
       takeRecord(log, record, tooDeep.has(at.line), options);

@@ -2,6 +2,9 @@ import { type Diagnostic, diagnostic } from "../log/diagnostics.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import type { RecordPosition, SessionLog } from "../log/read-session.js";
 
+/** `depth` remembers one entry in this many on the paths it climbs. */
+const DEPTH_EVERY = 64;
+
 /**
  * The entry tree of one session file, by the host's rules: ids are unique (a later duplicate wins, as in the host's
  * index), a missing parent makes an extra root, the active leaf is the last entry in file order. Parent cycles, on
@@ -25,11 +28,20 @@ export class SessionTree {
   constructor(entries: readonly SessionEntry[], positions: readonly RecordPosition[] = []) {
     this.entries = entries;
     const where = (i: number) => positions[i] ?? { line: 0, byteOffset: 0 };
+    // A cycle needs a parent link that points to a later line; a file written in order has none. Such a link is one
+    // whose parent was not yet read when its child was (unless an id repeats, which moves the positions).
+    let repeated = false;
+    const notYetRead: string[] = [];
     entries.forEach((entry, i) => {
       const previous = this.positionOf.get(entry.id);
       if (previous) {
+        repeated = true;
         const message = `id ${entry.id} was already used at line ${previous.line}: the host keeps only this later record`;
         this.diagnostics.push(diagnostic("E_DUPLICATE_ID", where(i), message, entry.id));
+      }
+      const parentId = entry.parentId;
+      if (parentId !== null && parentId !== undefined && parentId !== entry.id && !this.byId.has(parentId)) {
+        notYetRead.push(parentId);
       }
       this.byId.set(entry.id, entry);
       this.positionOf.set(entry.id, where(i));
@@ -39,8 +51,6 @@ export class SessionTree {
       }
     });
     this.activeLeafId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
-    // A cycle needs a parent link that points to a later line; a file written in order has none.
-    let linksForward = false;
     for (const [id, entry] of this.byId) {
       const parentId = entry.parentId;
       if (parentId === null || parentId === undefined || parentId === id) {
@@ -59,10 +69,9 @@ export class SessionTree {
         this.diagnostics.push(diagnostic("E_MISSING_PARENT", this.positionOf.get(id)!, message, id));
       } else {
         this.parent.set(id, parentId);
-        linksForward ||= (this.positionOf.get(parentId)?.line ?? 0) >= (this.positionOf.get(id)?.line ?? 0);
       }
     }
-    if (linksForward) this.cutCycles();
+    if (repeated || notYetRead.some((id) => this.byId.has(id))) this.cutCycles();
     for (const [id, parentId] of this.parent) {
       if (parentId === null) continue;
       const list = this.kids.get(parentId);
@@ -132,8 +141,13 @@ export class SessionTree {
       climb.push(cursor);
       cursor = this.parent.get(cursor) ?? null;
     }
-    for (let i = climb.length - 1; i >= 0; i--) this.depths.set(climb[i] as string, ++base);
-    return this.depths.get(id) ?? 0;
+    // Remembered: the entry asked for, the forks passed and one entry in 64, so a later climb stops soon.
+    for (let i = climb.length - 1; i >= 0; i--) {
+      const at = climb[i] as string;
+      ++base;
+      if (i === 0 || base % DEPTH_EVERY === 0 || (this.kids.get(at)?.length ?? 0) > 1) this.depths.set(at, base);
+    }
+    return base;
   }
 
   /** Root to `id`, inclusive. */

@@ -2,7 +2,7 @@ import { type OutgoingView, outgoingView } from "../../projections/outgoing-view
 import type { Omitted } from "../../projections/recovery-view.js";
 import { estimateTokens } from "../../projections/token-estimate.js";
 import type { KitState } from "../../reducers/state.js";
-import type { BranchFold } from "../fold/branch-fold.js";
+import type { StateSource } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import type { AgentMessage, UserMessage } from "../log/entry-types.js";
 import { buildHostContext, contextOfPath, entryMessage, type HostContext } from "../tree/host-context.js";
@@ -42,8 +42,34 @@ function withoutSystem(host: HostContext): HostContext {
   };
 }
 
+/** A leaf's view without its token estimates (what `check` reads). */
+export type LeafViewCore = Omit<LeafView, "tokensEstimate">;
+
 /** The view of a saved leaf: the one projection over the host context and the state folded from the log. */
-export function viewOfLeaf(tree: SessionTree, fold: BranchFold, leafId: string | null, recovery = true): LeafView {
+export function viewOfLeaf(tree: SessionTree, fold: StateSource, leafId: string | null, recovery = true): LeafView {
+  const v = leafViewCore(tree, fold, leafId, recovery);
+  const full = estimateTokens(v.host.messages);
+  return {
+    leafId: v.leafId,
+    anchorId: v.anchorId,
+    messages: v.messages,
+    omitted: v.omitted,
+    tokensEstimate: { full, view: v.messages === v.host.messages ? full : estimateTokens(v.messages) },
+    anchorIndex: v.anchorIndex,
+    added: v.added,
+    host: v.host,
+    state: v.state,
+    branchUsers: v.branchUsers,
+  };
+}
+
+/** `viewOfLeaf` but for the token estimates, which walk every message's content. */
+export function leafViewCore(
+  tree: SessionTree,
+  fold: StateSource,
+  leafId: string | null,
+  recovery = true,
+): LeafViewCore {
   const leaf = leafId ?? tree.activeLeafId;
   const path = leaf === null ? [] : tree.pathTo(leaf);
   // The branch is walked once: for a known leaf the host context is that of this path.
@@ -59,13 +85,11 @@ export function viewOfLeaf(tree: SessionTree, fold: BranchFold, leafId: string |
     branchUsers: () => branchUsers,
     recovery,
   });
-  const full = estimateTokens(host.messages);
   return {
     leafId: leaf,
     anchorId,
     messages: view.messages,
     omitted: view.omitted,
-    tokensEstimate: { full, view: view.messages === host.messages ? full : estimateTokens(view.messages) },
     anchorIndex: view.anchorIndex,
     added: { guidance: view.guidance, reminder: view.reminder },
     host,

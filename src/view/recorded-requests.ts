@@ -1,9 +1,9 @@
 import { KIT, type RequestDigestData } from "../../reducers/contract/kit-entries.js";
-import type { BranchFold } from "../fold/branch-fold.js";
+import type { StateSource } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import { entryMessage } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
-import { viewOfLeaf } from "./leaf-view.js";
+import { leafViewCore } from "./leaf-view.js";
 import { requestDigest, requestDigestV1 } from "./request-digest.js";
 
 /** A live request as the log records it: its digest entry and the leaf whose view it was. */
@@ -63,12 +63,12 @@ export interface VerifiedRequest extends RecordedRequest {
 /** Recomputes the view at the request's leaf and compares its digest with the recorded one. */
 export function verifyRequest(
   tree: SessionTree,
-  fold: BranchFold,
+  fold: StateSource,
   request: RecordedRequest,
   kitVersion: string,
 ): VerifiedRequest {
   if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
-  const messages = viewOfLeaf(tree, fold, request.leafId).messages;
+  const messages = leafViewCore(tree, fold, request.leafId).messages;
   const computed = request.format === 1 ? requestDigestV1(messages) : requestDigest(messages);
   return { ...request, status: requestStatus(request, computed, kitVersion), computed };
 }

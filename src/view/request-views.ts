@@ -1,9 +1,9 @@
 import { outgoingView } from "../../projections/outgoing-view.js";
-import type { BranchFold } from "../fold/branch-fold.js";
+import type { StateSource } from "../fold/branch-fold.js";
 import type { AgentMessage, SessionEntry, UserMessage } from "../log/entry-types.js";
 import { contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
-import { viewOfLeaf } from "./leaf-view.js";
+import { leafViewCore } from "./leaf-view.js";
 import { type RecordedRequest, type RequestStatus, requestStatus, type VerifiedRequest } from "./recorded-requests.js";
 import { CHAIN_START, chainDigestOf, chainStep, messageDigest, requestDigestV1 } from "./request-digest.js";
 
@@ -28,7 +28,7 @@ export class RequestViews {
 
   constructor(
     private readonly tree: SessionTree,
-    private readonly fold: BranchFold,
+    private readonly fold: StateSource,
   ) {}
 
   /** Moves to `leaf` (an entry of the tree); returns the entries new on the path, root first. */
@@ -116,7 +116,7 @@ export class RequestViews {
     if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
     const messages = this.tree.get(request.leafId)
       ? this.messagesAt(request.leafId)
-      : viewOfLeaf(this.tree, this.fold, request.leafId).messages;
+      : leafViewCore(this.tree, this.fold, request.leafId).messages;
     const computed = request.format === 1 ? requestDigestV1(messages) : this.digest(messages);
     const status: RequestStatus = requestStatus(request, computed, kitVersion);
     return { ...request, status, computed };

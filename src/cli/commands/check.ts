@@ -3,7 +3,7 @@ import { foldTree } from "../../fold/session-fold.js";
 import type { Diagnostic } from "../../log/diagnostics.js";
 import { kitVersion } from "../../package-root.js";
 import { capped, plural } from "../../text.js";
-import { anchorIsAuthentic, viewOfLeaf } from "../../view/leaf-view.js";
+import { anchorIsAuthentic, leafViewCore } from "../../view/leaf-view.js";
 import { recordedRequests, requestName } from "../../view/recorded-requests.js";
 import { RequestViews } from "../../view/request-views.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
@@ -51,7 +51,7 @@ function checkLoaded(path: string, shown: string): CheckFileReport {
   const violations: CheckFileReport["violations"] = [];
   const leaves = tree.leaves();
   for (const leafId of leaves) {
-    const v = viewOfLeaf(tree, fold, leafId);
+    const v = leafViewCore(tree, fold, leafId);
     const found = checkView({
       host: v.host.messages,
       view: v.messages,

@@ -1,7 +1,17 @@
+import { statSync } from "node:fs";
+import { isMainThread } from "node:worker_threads";
 import { ReadingFold } from "../../fold/reading-fold.js";
-import { formatReplay, type ReplayReport, replaySession } from "../../fold/replay-report.js";
+import {
+  formatReplay,
+  type LeafSummary,
+  type ReplayReport,
+  replaySession,
+  summariesOf,
+} from "../../fold/replay-report.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
-import { type FileFailure, settle } from "../file-outcome.js";
+import { type FileFailure, isFailure, settle } from "../file-outcome.js";
+import { workersAvailable } from "../file-pool.js";
+import { FoldWorker } from "../fold-worker.js";
 import { runOverFiles } from "../folder-run.js";
 import { expandInputs, loadUsable, resolveEntryId } from "../inputs.js";
 
@@ -14,8 +24,57 @@ export function replayFile(path: string, shown: string, leaf?: string): ReplayRe
     const exact = fold.matches(read.tree);
     const session = exact ? read : loadUsable(path, shown);
     const leaves = leaf === undefined ? undefined : [resolveEntryId(session.tree, leaf, shown)];
-    return exact ? replaySession(shown, session, leaves, fold) : replaySession(shown, session, leaves);
+    return exact ? replaySession(shown, session, leaves, summariesOf(fold)) : replaySession(shown, session, leaves);
   });
+}
+
+/** Files from this size are folded on a second core while the first reads and checks them. */
+const SPLIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `replayFile`, for one large file in the main thread: a `FoldWorker` folds while this thread reads, checks and
+ * builds the tree; whenever its answer cannot be used (a record the checks changed, a file not written in order),
+ * the file is replayed here as above.
+ */
+export async function replayLargeFile(path: string, shown: string, leaf?: string): Promise<ReplayReport | FileFailure> {
+  if (!isMainThread || !workersAvailable() || sizeOf(path) < SPLIT_BYTES) return replayFile(path, shown, leaf);
+  return (await replaySplit(path, shown, leaf)) ?? replayFile(path, shown, leaf);
+}
+
+/** The replay of one file on two threads (see `replayLargeFile`), or null when the worker's fold cannot be used. */
+export async function replaySplit(
+  path: string,
+  shown: string,
+  leaf?: string,
+): Promise<ReplayReport | FileFailure | null> {
+  const worker = new FoldWorker(path);
+  try {
+    const read = settle(shown, () => {
+      const session = loadUsable(path, shown, { outline: true });
+      const leaves = leaf === undefined ? session.tree.leaves() : [resolveEntryId(session.tree, leaf, shown)];
+      return { session, leaves };
+    });
+    if (isFailure(read)) return read;
+    const { session, leaves } = read;
+    // The worker took every record as written: its entries are these only if the checks changed none.
+    if (session.diagnostics.some((d) => d.code === "E_SCHEMA")) return null;
+    const summaries = await worker.summaries(leaves);
+    if (summaries === null) return null;
+    const byLeaf = new Map(leaves.map((id, i) => [id, summaries[i] as LeafSummary]));
+    return replaySession(shown, session, leaf === undefined ? undefined : leaves, {
+      summaryAt: (id) => byLeaf.get(id) as LeafSummary,
+    });
+  } finally {
+    worker.stop();
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 export const replayCommand: Command = {
@@ -43,8 +102,8 @@ export const replayCommand: Command = {
         name: "replay",
         task:
           leaf === undefined
-            ? { module: import.meta.url, name: "replayFile", fn: replayFile }
-            : { module: import.meta.url, name: "replayFile", fn: (path, shown) => replayFile(path, shown, leaf) },
+            ? { module: import.meta.url, name: "replayFile", fn: replayLargeFile }
+            : { module: import.meta.url, name: "replayFile", fn: (path, shown) => replayLargeFile(path, shown, leaf) },
         format: formatReplay,
         verdict: () => ({ exitCode: 0, label: "ok" }),
       },

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { replayFile, replaySplit } from "../../src/cli/commands/replay.js";
+import { setSourceHooks } from "../../src/cli/file-pool.js";
+import { writeLargeSession } from "../synth/large-session.js";
+import { randomSession } from "../synth/random-tree.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ck-replay-split-"));
+beforeAll(() => setSourceHooks(new URL("../bench/ts-hooks.mjs", import.meta.url).href));
+afterAll(() => {
+  setSourceHooks(null);
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function write(name: string, text: string): string {
+  const file = join(scratch, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("replay on two threads (a fold worker) equals the replay on one", () => {
+  it.each(Array.from({ length: 4 }, (_, i) => 3100 + i))("random tree, seed %i: every branch", async (seed) => {
+    const file = write(`random-${seed}.jsonl`, randomSession(seed, seed % 3 === 0 ? 600 : 150).toJsonl());
+    const split = await replaySplit(file, "f.jsonl");
+    expect(split).not.toBeNull();
+    expect(split).toEqual(replayFile(file, "f.jsonl"));
+  });
+
+  it("a generated tree, one leaf asked by a prefix of its id", async () => {
+    const info = writeLargeSession(join(scratch, "tree.jsonl"), { entries: 2_000, leaves: 7, seed: 5 });
+    const leaf = (info.leafIds[2] as string).slice(0, 6);
+    const split = await replaySplit(info.file, "t.jsonl", leaf);
+    expect(split).not.toBeNull();
+    expect(split).toEqual(replayFile(info.file, "t.jsonl", leaf));
+    expect(await replaySplit(info.file, "t.jsonl")).toEqual(replayFile(info.file, "t.jsonl"));
+  });
+
+  it("declines a file whose checks change a record, an id used twice or a parent after its child", async () => {
+    const lines = randomSession(7, 60).toJsonl().trimEnd().split("\n");
+    const broken = JSON.parse(lines[4] as string) as Record<string, unknown>;
+    broken.timestamp = 12;
+    const schema = write(
+      "schema.jsonl",
+      `${[...lines.slice(0, 4), JSON.stringify(broken), ...lines.slice(5)].join("\n")}\n`,
+    );
+    const duplicate = write("duplicate.jsonl", `${[...lines, lines[5]].join("\n")}\n`);
+    const swapped = [...lines];
+    [swapped[3], swapped[4]] = [swapped[4] as string, swapped[3] as string];
+    const forward = write("forward.jsonl", `${swapped.join("\n")}\n`);
+    for (const file of [schema, duplicate, forward]) expect(await replaySplit(file, "x.jsonl")).toBeNull();
+  });
+
+  it("reports a file that is not a session as the one-thread replay does", async () => {
+    const file = write("not-a-session.jsonl", '{"hello":1}\n');
+    expect(await replaySplit(file, "n.jsonl")).toEqual(replayFile(file, "n.jsonl"));
+  });
+});
