@@ -318,3 +318,16 @@ describe("rules from the eighteenth and nineteenth writers' splits", () => {
     given("我来把这个 loop refactor 掉。").thenPromises("edit", ["loop"]);
   });
 });
+
+describe("rules from the twentieth writers' split", () => {
+  it("given a status code, then a gerund promise to log in and rerun, then it is a promise", () => {
+    given("DEPLOY_FAILED. Logging in to the registry and re-running the staging deploy.").thenPromises("run", [
+      "deploy",
+    ]);
+    given("Logging is handled by pino.").thenKindIs("factual");
+  });
+
+  it("given 分一下 (sort into kinds), then it is an action", () => {
+    given("我來把這 57 個 deprecated 依類型分一下。").thenPromises("inspect", ["deprecated"]);
+  });
+});
