@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
+import { finishInterruptedAppend, forgetJournal, journalAppend } from "./append-journal.js";
 import type { SessionEntry } from "./entry-types.js";
 import { withFileLock } from "./file-lock.js";
 
@@ -83,11 +84,13 @@ export function newEntryId(taken: ReadonlySet<string>, random: () => number = Ma
 
 /**
  * Appends whole lines only: one write of complete records under an exclusive lock, then fsync, then proof that the
- * bytes that were there before are unchanged. Refuses (nothing written) after a truncated last line or a damaged
+ * bytes that were there before are unchanged. The records are journaled first, so an append cut short by a killed
+ * process is completed by the next appender. Refuses (nothing written) after a truncated last line or a damaged
  * header. Entries without an id get a fresh one that is not in `taken` (the ids already in the file).
  */
 export function appendEntries(file: string, taken: ReadonlySet<string>, entries: readonly NewEntry[]): AppendResult {
   return withFileLock(file, () => {
+    finishInterruptedAppend(file);
     const fd = openSync(file, "r");
     try {
       const size = fstatSync(fd).size;
@@ -102,6 +105,7 @@ export function appendEntries(file: string, taken: ReadonlySet<string>, entries:
         return `${JSON.stringify({ ...entry, id })}\n`;
       });
       const payload = Buffer.from(lines.join(""), "utf8");
+      journalAppend(file, size, payload);
       const out = openSync(file, "a");
       try {
         // writeSync may write less than asked: finish the payload so that only whole lines are appended.
@@ -111,6 +115,7 @@ export function appendEntries(file: string, taken: ReadonlySet<string>, entries:
       } finally {
         closeSync(out);
       }
+      forgetJournal(file);
       const afterSize = fstatSync(fd).size;
       const check = hashPrefix(fd, size);
       if (check !== before) {

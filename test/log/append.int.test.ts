@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -289,6 +289,67 @@ function runChild(file: string, tag: string, count: string, pad: number, wait = 
   };
 }
 
+describe("an append cut short by a killed process", () => {
+  const journalOf = (file: string) => `${file}.context-kit.journal`;
+  const cutShort = (file: string, keep: number) => {
+    const at = readFileSync(file).length;
+    const payload = `${JSON.stringify({ ...note(7), id: "0000aaaa" })}\n${JSON.stringify({ ...note(8), id: "0000bbbb" })}\n`;
+    writeFileSync(journalOf(file), JSON.stringify({ at, payload }));
+    appendFileSync(file, payload.slice(0, keep));
+    return payload;
+  };
+
+  it("is completed by the next appender, which then appends its own records", () => {
+    const file = sessionFile();
+    const original = readFileSync(file);
+    const payload = cutShort(file, 30);
+    const { ids } = appendEntries(file, new Set(), [note(9)]);
+    const after = readFileSync(file);
+    expect(after.subarray(0, original.length).equals(original)).toBe(true);
+    expect(after.subarray(original.length, original.length + payload.length).toString()).toBe(payload);
+    expect(
+      wholeRecords(after)
+        .map((r) => r.id)
+        .slice(-3),
+    ).toEqual(["0000aaaa", "0000bbbb", ids[0]]);
+    expect(existsSync(journalOf(file))).toBe(false);
+    expect(readSessionFile(file).diagnostics).toEqual([]);
+  });
+
+  it("is not repeated when it had finished", () => {
+    const file = sessionFile();
+    const payload = cutShort(file, Number.POSITIVE_INFINITY);
+    const full = readFileSync(file);
+    appendEntries(file, new Set(), [note(9)]);
+    const after = readFileSync(file);
+    expect(after.subarray(0, full.length).equals(full)).toBe(true);
+    expect(after.toString().split(payload)).toHaveLength(2);
+    expect(existsSync(journalOf(file))).toBe(false);
+  });
+
+  it("is left alone when the bytes after it are not its own, and the torn tail is refused", () => {
+    const file = sessionFile();
+    const at = readFileSync(file).length;
+    writeFileSync(journalOf(file), JSON.stringify({ at, payload: '{"type":"custom","id":"0000aaaa"}\n' }));
+    appendFileSync(file, '{"type":"message","id":"0000cc');
+    const before = readFileSync(file);
+    expect(() => appendEntries(file, new Set(), [note(9)])).toThrow(AppendRefused);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(existsSync(journalOf(file))).toBe(false);
+  });
+
+  it("ignores a journal that was itself cut short", () => {
+    const file = sessionFile();
+    const before = readFileSync(file);
+    writeFileSync(journalOf(file), '{"at":12,"payload":"{\\"ty');
+    const { ids } = appendEntries(file, new Set(), [note(9)]);
+    const after = readFileSync(file);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    expect(wholeRecords(after).at(-1)?.id).toBe(ids[0]);
+    expect(existsSync(journalOf(file))).toBe(false);
+  });
+});
+
 describe("appending from several processes", () => {
   it("two concurrent appenders never interleave, and every proof holds", async () => {
     const file = sessionFile();
@@ -334,18 +395,20 @@ describe("appending from several processes", () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed / 0x100000000;
     };
-    // Records stay a few KB, as session entries are. A single write() of many pages is not atomic under SIGKILL
-    // (Linux checks for fatal signals between pages), so a much larger append could still leave a torn last line.
+    // A write() of several pages is not atomic under SIGKILL (Linux checks for fatal signals between pages): a kill
+    // may leave part of the records, which the journal names and the next appender completes.
     let grew = 0;
     let killedInside = 0;
     // The next child loads while the current one runs, so a round costs little more than its appends.
-    let next = runChild(file, "k0", "forever", 1 + Math.floor(random() * 400), true);
+    // Every other round appends records of tens of KB, many pages per write.
+    const pad = (round: number) => 1 + Math.floor(random() * (round % 2 ? 12_000 : 400));
+    let next = runChild(file, "k0", "forever", pad(0), true);
     for (let round = 0; round < 20; round++) {
       const child = next;
       await child.printed(1);
       const before = readFileSync(file);
       child.go();
-      if (round < 19) next = runChild(file, `k${round + 1}`, "forever", 1 + Math.floor(random() * 400), true);
+      if (round < 19) next = runChild(file, `k${round + 1}`, "forever", pad(round + 1), true);
       await child.printed(2);
       await new Promise((resolve) => setTimeout(resolve, random() * 25));
       child.process.kill("SIGKILL");
@@ -354,7 +417,18 @@ describe("appending from several processes", () => {
 
       const after = readFileSync(file);
       expect(after.subarray(0, before.length).equals(before), `round ${round}: prefix`).toBe(true);
-      const records = wholeRecords(after);
+      const whole = after.subarray(0, after.lastIndexOf(0x0a) + 1);
+      if (whole.length < after.length) {
+        const journal = JSON.parse(readFileSync(`${file}.context-kit.journal`, "utf8")) as {
+          at: number;
+          payload: string;
+        };
+        const cut = after.subarray(journal.at);
+        expect(Buffer.from(journal.payload).subarray(0, cut.length).equals(cut), `round ${round}: torn tail`).toBe(
+          true,
+        );
+      }
+      const records = wholeRecords(whole);
       expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
       if (after.length > before.length) grew++;
       // A kill inside the locked section leaves the lock behind (the next appender takes it over).
@@ -362,8 +436,13 @@ describe("appending from several processes", () => {
     }
     expect(killedInside).toBeGreaterThan(0);
     expect(grew).toBe(20);
-    // A lock left behind by a killed appender is taken over; the file reads clean and still appends.
+    // A lock left behind by a killed appender is taken over; a cut-short write is completed; the file reads clean.
+    const before = readFileSync(file);
     expect(appendEntries(file, new Set(), [note(0)]).ids).toHaveLength(1);
+    const final = readFileSync(file);
+    expect(final.subarray(0, before.length).equals(before)).toBe(true);
+    expect(wholeRecords(final).length).toBeGreaterThan(20);
     expect(readSessionFile(file).diagnostics).toEqual([]);
+    expect(existsSync(`${file}.context-kit.journal`)).toBe(false);
   });
 });
