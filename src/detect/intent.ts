@@ -167,14 +167,19 @@ function clauseAt(seq: readonly string[], at: number, clauseStart: boolean, lex:
     const tail = hanOf(seq.slice(verb?.end ?? seq.length));
     const latinMarked =
       verb !== null &&
-      (/^(?:一下|下|一遍|一次|紧|埋|返|吓|个)/.test(hanString(seq, verb.end, verb.end + 2)) ||
+      (/^(?:一下|下|一遍|一次|一[轮輪]|紧|埋|返|吓|个)/.test(hanString(seq, verb.end, verb.end + 2)) ||
         lex.zhTagQuestions.some((t) => tail.endsWith(t)));
     if (
       verb &&
       (isHan(verb.phrase.units[0]) || latinMarked) &&
       (volitional(seq, subject.end, verb, lex) || pastTense(seq, at, verb, lex))
     ) {
-      return build(seq, at, subject.phrase.text, verb, lex, "subject");
+      // 我 describe 一下这个 pod: an English word for explaining, used as a command's name.
+      const named =
+        verb.phrase.action === null && latinMarked
+          ? { ...verb, phrase: { ...verb.phrase, action: "inspect" as const } }
+          : verb;
+      return build(seq, at, subject.phrase.text, named, lex, "subject");
     }
   }
   return null;
@@ -716,6 +721,12 @@ const PLAIN_FINITE = new Set(
     " ",
   ),
 );
+/** Verbs of a state report ("Testing is handled by Vitest now"), unlike those of an object's relative clause. */
+const STATE_FINITE = new Set(
+  [...PLAIN_FINITE].filter((v) => !/^(?:works|fails|passes|succeeds|breaks|happens)$/.test(v)),
+);
+/** What may follow a mid-sentence "now": "Pulling the logs now to diff them." */
+const AFTER_NOW = new Set(["to", "so", "and", "—", ":"]);
 
 /** A progress opener used for a state report: a finite verb follows, or 正在 + verb + comma and a fact. */
 function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex: Lexicon): boolean {
@@ -723,6 +734,16 @@ function statusReport(seq: readonly string[], verb: VerbMatch, kind: string, lex
     const rest = seq.slice(verb.end);
     // "Checking the jest setup for open handles now.": a step it is taking, whatever its object's words look like.
     if (IMMEDIATE.has(seq.at(-1) ?? "") && !rest.some((u) => u === "," || PLAIN_FINITE.has(u))) return false;
+    // "Checking the config file CI passes to Playwright now.", "Pulling the logs now to diff them."
+    const now = rest.indexOf("now");
+    if (
+      now > 0 &&
+      !PLAIN_FINITE.has(rest[0] ?? "") &&
+      (now === rest.length - 1 || AFTER_NOW.has(rest[now + 1] ?? "")) &&
+      !rest.slice(0, now).some((u) => u === "," || STATE_FINITE.has(u))
+    ) {
+      return false;
+    }
     // "Fixing the hook so it doesn't rely on X": a clause with its own subject after a cut word has its own verb.
     // "Running the build again to see if the errors are stable": a purpose or a condition has its own verb.
     const stop = rest.findIndex(

@@ -433,11 +433,14 @@ function answersAfterColon(
   const next = sentences[last.sentence + 1];
   const writes = WRITING.test(last.clause.verb);
   if (writes && colon === seq.length - 1 && next?.code) return "writes out what it announced";
+  if (COMPOSING.test(last.clause.verb) && colon === seq.length - 1 && next?.listItem) return "lists what it announced";
   return null;
 }
 
 /** Verbs that write something out ("我来写一下：", "改成这样："), unlike actions a shown command carries out (建索引). */
 const WRITING = /^(?:写|编写|改|调整|write|draft|rewrite)/u;
+/** Verbs that compose a list ("我来整理一份：", "我来补上安全性：") whose items are the answer, not objects to check. */
+const COMPOSING = /^(?:整理|补|列|汇总|总结|起草|写|draft|write|list|outline|summari[sz]e)/u;
 
 /** A comma-separated part of at least this many units is a clause (advice, a finding), not a listed name. */
 const CLAUSE_UNITS = 7;
@@ -455,9 +458,15 @@ function longestPart(seq: readonly string[]): number {
 
 const REASONING = new Set(["because", "so", "you", "your", "since"]);
 
-/** A worked answer: a computation shown (=, →) or 就是 (that is it). */
+/** A worked answer: a computation shown (=, →) or 就是 (that is it); not a chain of steps ("a → b → c"). */
 function worked(text: string): boolean {
-  return /=|→|就是|对了/u.test(text);
+  return /=|就是|对了/u.test(text) || (text.includes("→") && !stepChain(text));
+}
+
+/** Three or more short names joined by arrows: the order it will go through them. */
+function stepChain(text: string): boolean {
+  const parts = text.split(/→|->/u).map((p) => p.replace(/[。.!！\s]+$/u, "").trim());
+  return parts.length >= 3 && parts.every((p) => p.length > 0 && countUnits(units(p)) <= 5);
 }
 
 /** A clause that states or reasons: 是, 代表, 所以, 了, 你, "because", or an English finite verb. */

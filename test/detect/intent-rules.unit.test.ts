@@ -331,3 +331,44 @@ describe("rules from the twentieth writers' split", () => {
     given("我來把這 57 個 deprecated 依類型分一下。").thenPromises("inspect", ["deprecated"]);
   });
 });
+
+describe("rules from the twenty-first writers' split", () => {
+  it("given a gerund with 'now' after an object that has its own clause, then it is a promise", () => {
+    given("Checking the config file CI passes to Playwright now.").thenPromises("inspect", ["config", "playwright"]);
+    given("Pulling the failed run logs now to diff them.").thenPromises("inspect", ["log"]);
+    given("Testing is handled by Vitest now.").thenKindIs("status");
+    given("Checking the logs is what takes time now.").thenKindIs("status");
+  });
+
+  it("given turn on / flip / enable, then they are edits", () => {
+    given("Bear with me while I turn on new_checkout in staging.").thenPromises("edit", ["staging"]);
+    given("I'll flip the flag for staging.").thenPromises("edit", ["option", "staging"]);
+  });
+
+  it("given a promise whose colon names steps joined by arrows, then it is a promise, not a worked answer", () => {
+    given("OK, going through them now: threshold → table size → driver memory.").thenPromises("inspect");
+    given("開始排查：連線池 → 最近部署 → 下游延遲。").thenKindIs("promise");
+    given("Let me work it out: 4 KB pages → 2048 pages, which is 8 MB.").thenKindIs("deliverable");
+  });
+
+  it("given an English word for explaining, marked 一下 in Chinese, then it names a command", () => {
+    given("我 describe 一下这个 pod 看 Events。").thenPromises("inspect", ["event"]);
+  });
+
+  it("given a flag as the verb with 一轮 and a tag, then it is a promise", () => {
+    given("那我就先 --fix 一輪囉，OK 吧？").thenPromises("fix");
+  });
+
+  it("given a Korean status code then a promise to remove, then it is a promise", () => {
+    given("LINT_FAILED: app.ts의 사용하지 않는 import를 제거하겠습니다.").thenPromises("edit", ["import"]);
+  });
+
+  it("given 'if that's fine with you?' after a promise, then it is a tag, not a question", () => {
+    given("I'll update all three to `node:22`, if that's fine with you?").thenPromises("edit", ["node"]);
+  });
+
+  it("given a composing verb before a list, then the list is the answer", () => {
+    given("我來補上安全性：\n- 輸入驗證\n- SQL injection\n- 權限檢查").thenKindIs("deliverable");
+    given("我来检查这几处：\n- 输入验证\n- SQL injection").thenKindIs("promise");
+  });
+});

@@ -8,6 +8,7 @@ import {
   STALL_RUN_LENGTH,
   STALL_WINDOW,
 } from "../../src/detect/index.js";
+import { advanceRunByRules } from "../../src/detect/promise-run.js";
 
 let seq = 0;
 function reply(text: string, options: { toolCalls?: number; stopReason?: string; id?: string } = {}): RunEvent {
@@ -139,12 +140,19 @@ describe("advanceRun / detectStall", () => {
 
   describe("similarity and the window", () => {
     it("given two promises, when a dissimilar promise arrives, then it does not join them", () => {
-      given(promise("p1"), promise("p2"))
-        .when(reply("Let me run the unit tests.", { id: "q1" }))
-        .thenNotStalled(["p1", "p2"]);
-      given(promise("p1"), promise("p2"), reply("Let me run the unit tests.", { id: "q1" }))
-        .when(reply("I'll run the unit tests now.", { id: "q2" }), reply("Running the unit tests.", { id: "q3" }))
-        .thenStalled(["q1", "q2", "q3"]);
+      const byRules = [promise("p1"), promise("p2"), reply("Let me run the unit tests.", { id: "q1" })].reduce(
+        advanceRunByRules,
+        EMPTY_RUN,
+      );
+      expect(byRules.stalled).toBe(false);
+      expect(byRules.promiseEntryIds).toEqual(["p1", "p2"]);
+      const more = [
+        reply("I'll run the unit tests now.", { id: "q2" }),
+        reply("Running the unit tests.", { id: "q3" }),
+      ];
+      const after = more.reduce(advanceRunByRules, byRules);
+      expect(after.stalled).toBe(true);
+      expect(after.promiseEntryIds).toEqual(["q1", "q2", "q3"]);
     });
 
     it("given promises in different words and languages about one action on one object, then they stall", () => {

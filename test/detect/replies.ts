@@ -1,4 +1,6 @@
 import { classifyReply, detectStall, type RunEvent } from "../../src/detect/index.js";
+import { advanceRunByRules, EMPTY_RUN } from "../../src/detect/promise-run.js";
+import { scoreRun } from "../../src/detect/run-model.js";
 
 /** Test helpers: text-only replies, each after a user nudge, run through the stall detector and the classifier. */
 let seq = 0;
@@ -19,3 +21,11 @@ export const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => 
 export const kind = (text: string) => classifyReply(text).kind;
 
 export const action = (text: string) => classifyReply(text).intents[0]?.action;
+
+/** The same, by the hand-written rules alone (no learned scorer). */
+export const stalledByRules = (...texts: string[]) =>
+  texts.flatMap((t) => [USER, reply(t)]).reduce(advanceRunByRules, EMPTY_RUN).stalled;
+
+/** The learned scorer's best three of these replies taken as one window. */
+export const runScore = (...texts: string[]) =>
+  scoreRun(texts.map((text) => ({ text, cls: classifyReply(text) }))).score;

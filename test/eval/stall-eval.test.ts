@@ -42,6 +42,7 @@ const DEV_FOLDERS = [
   "dev-r",
   "dev-s",
   "dev-t",
+  "dev-u",
 ];
 const devs = DEV_FOLDERS.map((name) => ({ name, items: scoreSplit(join(SET, name), true) }));
 const dev = devs.flatMap(({ name, items }) => (items ?? []).map((s) => ({ ...s, id: `${name}/${s.id}` })));
