@@ -62,7 +62,7 @@ export function finishInterruptedAppend(file: string): number {
     if (done > 0 && done < payload.length) {
       const written = Buffer.alloc(done);
       readSync(fd, written, 0, done, journal.at);
-      if (written.equals(payload.subarray(0, done))) appended = appendRest(file, payload.subarray(done));
+      if (written.equals(payload.subarray(0, done))) appended = appendBytes(file, payload.subarray(done));
     }
   } finally {
     closeSync(fd);
@@ -71,11 +71,12 @@ export function finishInterruptedAppend(file: string): number {
   return appended;
 }
 
-function appendRest(file: string, rest: Buffer): number {
+/** Appends all of `bytes` (writeSync may write less than asked), then fsync. */
+export function appendBytes(file: string, bytes: Buffer): number {
   const out = openSync(file, "a");
   try {
     let written = 0;
-    while (written < rest.length) written += writeSync(out, rest, written);
+    while (written < bytes.length) written += writeSync(out, bytes, written);
     fsyncSync(out);
     return written;
   } finally {

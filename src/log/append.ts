@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
-import { finishInterruptedAppend, forgetJournal, journalAppend } from "./append-journal.js";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { appendBytes, finishInterruptedAppend, forgetJournal, journalAppend } from "./append-journal.js";
 import type { SessionEntry } from "./entry-types.js";
 import { withFileLock } from "./file-lock.js";
 
@@ -106,15 +106,7 @@ export function appendEntries(file: string, taken: ReadonlySet<string>, entries:
       });
       const payload = Buffer.from(lines.join(""), "utf8");
       journalAppend(file, size, payload);
-      const out = openSync(file, "a");
-      try {
-        // writeSync may write less than asked: finish the payload so that only whole lines are appended.
-        let written = 0;
-        while (written < payload.length) written += writeSync(out, payload, written);
-        fsyncSync(out);
-      } finally {
-        closeSync(out);
-      }
+      appendBytes(file, payload);
       forgetJournal(file);
       const afterSize = fstatSync(fd).size;
       const check = hashPrefix(fd, size);
