@@ -60,7 +60,8 @@ const MAX_LINE_BYTES = 0x1fffffe8;
 const TWO_RECORD_PROBES = 8;
 
 export function readSessionFile(path: string, options: ReadOptions = {}): SessionLog {
-  return parseLines(path, linesOfFile(path), options);
+  // Each line is done with before the next is taken: one chunk buffer serves the whole file.
+  return parseLines(path, linesOfFile(path, { reuse: true }), options);
 }
 
 export function parseSessionText(name: string, text: string | Buffer, options: ReadOptions = {}): SessionLog {

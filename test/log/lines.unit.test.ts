@@ -27,6 +27,21 @@ function withNewlinesAt(size: number, offsets: number[]): Buffer {
   return buffer;
 }
 
+/** Varied bytes (so a line overwritten by a later chunk shows) with a newline every 1 to 200,000 bytes. */
+function variedLines(size: number): Buffer {
+  const buffer = Buffer.alloc(size);
+  let seed = 7;
+  let next = 0;
+  for (let i = 0; i < size; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    if (i === next) {
+      buffer[i] = 0x0a;
+      next = i + 1 + (seed % 200_000);
+    } else buffer[i] = 0x20 + (seed % 90);
+  }
+  return buffer;
+}
+
 const cases: [string, Buffer][] = [
   ["empty", Buffer.alloc(0)],
   ["a single newline", Buffer.from("\n")],
@@ -38,6 +53,10 @@ const cases: [string, Buffer][] = [
   ["file ends one past a chunk, unterminated", withNewlinesAt(CHUNK + 1, [CHUNK - 1])],
   ["a line longer than two chunks", withNewlinesAt(2 * CHUNK + 7, [3, 2 * CHUNK + 2])],
   ["CR at a chunk end, LF at the next start", withNewlinesAt(CHUNK + 4, [CHUNK]).fill(0x0d, CHUNK - 1, CHUNK)],
+  [
+    "lines across three chunks",
+    withNewlinesAt(3 * CHUNK + 100, [7, CHUNK - 3, CHUNK + 2, 2 * CHUNK - 1, 2 * CHUNK + 50]),
+  ],
 ];
 
 describe("line splitting: the streaming file reader equals the in-memory splitter", () => {
@@ -46,6 +65,9 @@ describe("line splitting: the streaming file reader equals the in-memory splitte
     writeFileSync(file, buffer);
     const fromFile = summary(linesOfFile(file));
     expect(fromFile).toEqual(summary(linesOfBuffer(buffer)));
+    // Reusing one buffer: each line read before the next is taken.
+    const reused = Array.from(linesOfFile(file, { reuse: true }), (l) => summary([l])[0]);
+    expect(reused).toEqual(fromFile);
     // The lines and their newlines put back together are the file.
     const rebuilt = Buffer.concat(
       [...linesOfBuffer(buffer)].flatMap((l) => (l.terminated ? [l.bytes, Buffer.from("\n")] : [l.bytes])),
