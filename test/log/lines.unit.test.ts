@@ -53,6 +53,7 @@ const cases: [string, Buffer][] = [
   ["file ends one past a chunk, unterminated", withNewlinesAt(CHUNK + 1, [CHUNK - 1])],
   ["a line longer than two chunks", withNewlinesAt(2 * CHUNK + 7, [3, 2 * CHUNK + 2])],
   ["CR at a chunk end, LF at the next start", withNewlinesAt(CHUNK + 4, [CHUNK]).fill(0x0d, CHUNK - 1, CHUNK)],
+  ["varied lines over three chunks", variedLines(3 * CHUNK + 12_345)],
   [
     "lines across three chunks",
     withNewlinesAt(3 * CHUNK + 100, [7, CHUNK - 3, CHUNK + 2, 2 * CHUNK - 1, 2 * CHUNK + 50]),
