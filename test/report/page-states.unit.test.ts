@@ -28,9 +28,9 @@ async function expectSamePage(file: string): Promise<boolean> {
   const session = loadSession(file);
   const known = knownStatesFor(session, pageStatesOf(file));
   if (known === undefined) return false;
-  expect(JSON.stringify(buildPageModel("p.jsonl", session, {}, known)) === plain, "the page JSON differs").toBe(true);
+  expect(JSON.stringify(buildPageModel("p.jsonl", session, {}, known))).toBe(plain);
   const awaited = await buildPageModelAwaiting("p.jsonl", loadSession(file), Promise.resolve(known));
-  expect(JSON.stringify(awaited) === plain, "the page JSON differs (awaited)").toBe(true);
+  expect(JSON.stringify(awaited)).toBe(plain);
   return true;
 }
 
