@@ -1,10 +1,8 @@
 import { denialOf } from "../../reducers/denials.js";
-import type { BranchFold, StateSource } from "../fold/branch-fold.js";
 import { foldTree } from "../fold/session-fold.js";
 import type { Severity } from "../log/diagnostics.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import type { LoadedSession } from "../session.js";
-import type { SessionTree } from "../tree/session-tree.js";
 import { compactCopy, entryFacts, FLAG } from "./entry-kinds.js";
 import { type ProjectionTable, projectLeaves } from "./projection-table.js";
 import { type PageRequests, requestStatuses } from "./request-status.js";
@@ -108,62 +106,14 @@ function detailText(entry: SessionEntry, max: number): string {
   return text.length > max ? compactCopy(`${text.slice(0, max)}\n… ${text.length - max} more characters`) : text;
 }
 
-/**
- * States found elsewhere (a worker's fold of the same file, see `cli/page-states-worker.ts`): the state table the fold below
- * would build, and where the states of leaves and requests are read from.
- */
-export interface KnownStates {
-  table: StateTable;
-  source: StateSource;
-}
-
-export function buildPageModel(
-  file: string,
-  session: LoadedSession,
-  options: PageModelOptions = {},
-  known?: KnownStates,
-): SessionPageModel {
-  return finishPageModel(startPageModel(file, session, options), known);
-}
-
-/**
- * `buildPageModel` with states that may come later: everything the page shows but states is built while they are
- * awaited. Undefined: the tree is folded here.
- */
-export async function buildPageModelAwaiting(
-  file: string,
-  session: LoadedSession,
-  known: Promise<KnownStates | undefined>,
-  options: PageModelOptions = {},
-): Promise<SessionPageModel> {
-  const started = startPageModel(file, session, options);
-  return finishPageModel(started, await known);
-}
-
-/** The page model but for the states and what reads them (the summary, projections and requests). */
-interface StartedModel {
-  file: string;
-  session: LoadedSession;
-  options: PageModelOptions;
-  ids: string[];
-  indexOf: Map<string, number>;
-  at: (id: string | null | undefined) => number;
-  entries: PageEntries;
-  kindIndex: Map<string, number>;
-  compactions: [number, number][];
-  counts: { stallStops: number; recoveries: number; denials: number; deniedScopes: number };
-  leaves: number[];
-  activeLeaf: number;
-  callOwners: [number, number][];
-  details: [number, string][];
-  diagnostics: PageDiagnostic[];
-}
-
-function startPageModel(file: string, session: LoadedSession, options: PageModelOptions): StartedModel {
-  const { tree } = session;
+export function buildPageModel(file: string, session: LoadedSession, options: PageModelOptions = {}): SessionPageModel {
+  const { tree, log } = session;
   const ids = [...tree.byId.keys()];
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   const at = (id: string | null | undefined) => (id == null ? -1 : (indexOf.get(id) ?? -1));
+  const entryAt = (i: number) => tree.get(ids[i] as string) as SessionEntry;
+  const fold = foldTree(tree);
+  const states = new StateTableBuilder(fold.initialState());
   const kindIndex = new Map<string, number>();
   const entries: PageEntries = { ids, parents: [], lineDeltas: [], kinds: [], flags: [], previews: [] };
   const compactions: [number, number][] = [];
@@ -173,94 +123,58 @@ function startPageModel(file: string, session: LoadedSession, options: PageModel
   let recoveries = 0;
   let denials = 0;
 
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i] as string;
-    const entry = tree.get(id) as SessionEntry;
-    const parent = at(tree.parentOf(id));
-    const facts = entryFacts(entry);
-    let kind = kindIndex.get(facts.kind);
-    if (kind === undefined) {
-      kind = kindIndex.size;
-      kindIndex.set(facts.kind, kind);
-    }
-    let flags = facts.flags;
-    if (parent < 0 && typeof entry.parentId === "string" && entry.parentId !== id) flags |= FLAG.orphan;
-    if (entry.type === "compaction") compactions.push([i, at(entry.firstKeptEntryId)]);
-    if (facts.record?.type === "stallStop") stallStops++;
-    if (facts.record?.type === "recoveryMarker") recoveries++;
-    if (flags & FLAG.denial && entry.type === "message" && entry.message.role === "toolResult") {
-      denials++;
-      deniedScopes.add(denialOf(entry.message.details)?.scope ?? "");
-    }
-    const line = tree.position(id)?.line ?? 0;
-    entries.parents.push(parent);
-    entries.lineDeltas.push(line - previousLine);
-    entries.kinds.push(kind);
-    entries.flags.push(flags);
-    entries.previews.push(facts.preview);
-    previousLine = line;
-  }
-  const activeLeaf = at(tree.activeLeafId);
-  return {
-    file,
-    session,
-    options,
-    ids,
-    indexOf,
-    at,
-    entries,
-    kindIndex,
-    compactions,
-    counts: { stallStops, recoveries, denials, deniedScopes: deniedScopes.size },
-    leaves: tree.leaves().map(at),
-    activeLeaf,
-    callOwners: callOwners(session, indexOf, entries.parents),
-    details: details(session, ids, activeLeaf, entries, options),
-    diagnostics: pageDiagnostics(session, indexOf),
-  };
-}
-
-/** The state table of the tree's own fold: every state read once, in file order, and dropped (but at forks and leaves). */
-function foldStates(tree: SessionTree, fold: BranchFold, ids: readonly string[], indexOf: Map<string, number>) {
-  const states = new StateTableBuilder(fold.initialState());
   /** Each entry's state index, -1 until it is visited. */
   const stateOf = new Int32Array(ids.length).fill(-1);
   let i = -1;
+  // Every state is read once, in file order, and dropped: the fold keeps those at forks and leaves only.
   fold.eachState(
     ids,
     (id) => tree.childrenOf(id).length,
     (id, state) => {
       i++;
+      const entry = entryAt(i);
       const parentId = tree.parentOf(id);
-      const parent = parentId === null ? -1 : (indexOf.get(parentId) ?? -1);
+      const parent = at(parentId);
+      const facts = entryFacts(entry);
+      let kind = kindIndex.get(facts.kind);
+      if (kind === undefined) {
+        kind = kindIndex.size;
+        kindIndex.set(facts.kind, kind);
+      }
+      let flags = facts.flags;
+      if (parent < 0 && typeof entry.parentId === "string" && entry.parentId !== id) flags |= FLAG.orphan;
+      if (entry.type === "compaction") compactions.push([i, at(entry.firstKeptEntryId)]);
+      if (facts.record?.type === "stallStop") stallStops++;
+      if (facts.record?.type === "recoveryMarker") recoveries++;
+      if (flags & FLAG.denial && entry.type === "message" && entry.message.role === "toolResult") {
+        denials++;
+        deniedScopes.add(denialOf(entry.message.details)?.scope ?? "");
+      }
+      const line = tree.position(id)?.line ?? 0;
+      entries.parents.push(parent);
+      entries.lineDeltas.push(line - previousLine);
+      entries.kinds.push(kind);
+      entries.flags.push(flags);
+      entries.previews.push(facts.preview);
+      previousLine = line;
       const stateIndex = states.intern(state);
       stateOf[i] = stateIndex;
-      const seen = parent < 0 ? -1 : (stateOf[parent] as number);
-      states.record(i, stateIndex, parentId === null ? 0 : seen >= 0 ? seen : states.intern(fold.stateAt(parentId)));
+      const known = parent < 0 ? -1 : (stateOf[parent] as number);
+      states.record(i, stateIndex, parentId === null ? 0 : known >= 0 ? known : states.intern(fold.stateAt(parentId)));
     },
   );
-  return states.table;
-}
 
-function finishPageModel(started: StartedModel, known?: KnownStates): SessionPageModel {
-  const { file, session, options, ids, indexOf, at, entries, leaves, activeLeaf } = started;
-  const { tree, log } = session;
-  let fold: StateSource;
-  let table: StateTable;
-  if (known === undefined) {
-    const treeFold = foldTree(tree);
-    table = foldStates(tree, treeFold, ids, indexOf);
-    fold = treeFold;
-  } else {
-    table = known.table;
-    fold = known.source;
-  }
+  const leaves = tree.leaves().map(at);
+  const activeLeaf = at(tree.activeLeafId);
   const summary = summarizeSession(
     {
       entries: ids.length,
       branches: leaves.length,
       activeLeafId: tree.activeLeafId,
-      ...started.counts,
+      stallStops,
+      recoveries,
+      denials,
+      deniedScopes: deniedScopes.size,
       unusable: log.unusable,
     },
     fold.stateAt(tree.activeLeafId),
@@ -284,18 +198,18 @@ function finishPageModel(started: StartedModel, known?: KnownStates): SessionPag
     activeLeaf,
     leaves,
     entries,
-    kindNames: [...started.kindIndex.keys()],
+    kindNames: [...kindIndex.keys()],
     labels: [...tree.labels].flatMap(([target, label]) => (indexOf.has(target) ? [[at(target), label]] : [])) as [
       number,
       string,
     ][],
-    compactions: started.compactions,
-    callOwners: started.callOwners,
-    states: table,
+    compactions,
+    callOwners: callOwners(session, indexOf, entries.parents),
+    states: states.table,
     projections: projectLeaves(tree, fold, indexOf, options.projectionBudget ?? 1_000_000),
     requests: requestStatuses(tree, fold, indexOf, options.projectionBudget ?? 1_000_000),
-    details: started.details,
-    diagnostics: started.diagnostics,
+    details: details(session, ids, activeLeaf, entries, options),
+    diagnostics: pageDiagnostics(session, indexOf),
     summary,
   };
 }

@@ -1,5 +1,5 @@
 import type { Omitted } from "../../projections/recovery-view.js";
-import type { StateSource } from "../fold/branch-fold.js";
+import type { BranchFold } from "../fold/branch-fold.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { viewOfLeaf } from "../view/leaf-view.js";
@@ -61,7 +61,7 @@ export function decodeRuns(runs: readonly number[]): number[] {
  */
 export function projectLeaves(
   tree: SessionTree,
-  fold: StateSource,
+  fold: BranchFold,
   indexOf: ReadonlyMap<string, number>,
   budget: number,
 ): ProjectionTable {
@@ -87,7 +87,7 @@ export function projectLeaves(
 
 function projectLeaf(
   tree: SessionTree,
-  fold: StateSource,
+  fold: BranchFold,
   indexOf: ReadonlyMap<string, number>,
   leafId: string,
 ): { projection: LeafProjection; pathLength: number } {

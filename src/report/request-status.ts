@@ -1,4 +1,4 @@
-import type { StateSource } from "../fold/branch-fold.js";
+import type { BranchFold } from "../fold/branch-fold.js";
 import { kitVersion } from "../package-root.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { recordedRequests } from "../view/recorded-requests.js";
@@ -20,7 +20,7 @@ export interface PageRequests {
  */
 export function requestStatuses(
   tree: SessionTree,
-  fold: StateSource,
+  fold: BranchFold,
   indexOf: ReadonlyMap<string, number>,
   budget: number,
 ): PageRequests {

@@ -1,22 +1,13 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { isMainThread } from "node:worker_threads";
-import {
-  buildPageModel,
-  buildPageModelAwaiting,
-  type KnownStates,
-  type SessionPageModel,
-} from "../../report/page-model.js";
+import { buildPageModel, type SessionPageModel } from "../../report/page-model.js";
 import { writeSessionPageFile } from "../../report/page-writer.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
-import type { LoadedSession } from "../../session.js";
 import { plural } from "../../text.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 import { type FileFailure, failureLine, isFailure, settleAsync } from "../file-outcome.js";
-import { workersAvailable } from "../file-pool.js";
 import { expandInputs, loadInput, notASession } from "../inputs.js";
-import { knownStatesFor, PageStatesWorker, takenAsWritten } from "../page-states-worker.js";
 import type { CommandResultWithStderr } from "../run.js";
 
 export interface ReportPage {
@@ -39,45 +30,18 @@ export interface ReportResult {
   failures: FileFailure[];
 }
 
-/** Files from this size have their states folded on a second core while the first reads and builds the page. */
-const SPLIT_BYTES = 16 * 1024 * 1024;
-
 /** The page model of one session and why the host cannot load it; the session itself is let go here. */
-async function modelOf(path: string, shown: string): Promise<{ model: SessionPageModel; error?: ReportPage["error"] }> {
-  const worker = isMainThread && workersAvailable() && sizeOf(path) >= SPLIT_BYTES ? new PageStatesWorker(path) : null;
-  let session: LoadedSession;
-  let model: SessionPageModel;
-  try {
-    session = loadInput(path, shown);
-    model =
-      worker === null
-        ? buildPageModel(shown, session)
-        : await buildPageModelAwaiting(shown, session, knownStates(session, worker));
-  } finally {
-    worker?.stop();
-  }
+function modelOf(path: string, shown: string): { model: SessionPageModel; error?: ReportPage["error"] } {
+  const session = loadInput(path, shown);
+  const model = buildPageModel(shown, session);
   if (!session.log.unusable) return { model };
   const why = notASession(session, shown);
   return { model, error: { code: why.code, message: why.message } };
 }
 
-/** The worker's states, when they are those of this read (see `knownStatesFor`); not awaited when they cannot be. */
-async function knownStates(session: LoadedSession, worker: PageStatesWorker): Promise<KnownStates | undefined> {
-  if (!takenAsWritten(session)) return undefined;
-  return knownStatesFor(session, await worker.answer);
-}
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
 async function writeSessionPage(path: string, shown: string, page: string, indexHref?: string): Promise<ReportPage> {
   // The entries are garbage once the model is built: nothing below holds the session while the page is written.
-  const { model, error } = await modelOf(path, shown);
+  const { model, error } = modelOf(path, shown);
   mkdirSync(dirname(page), { recursive: true });
   const bytes = await writeSessionPageFile(model, page, indexHref === undefined ? {} : { indexHref });
   const written: ReportPage = {
