@@ -86,6 +86,11 @@ export class ReadingFold implements StateSource {
     return true;
   }
 
+  /** Each entry taken, in file order, with its parent (null for a root): the tree's links when `matchesItself`. */
+  parentLinks(): ReadonlyMap<string, string | null> {
+    return this.parents;
+  }
+
   /** The state after `id` (after reading); the initial state for null or an unknown id. */
   stateAt(id: string | null): KitState {
     if (id === null || !this.parents.has(id)) return this.reducer.initialState();

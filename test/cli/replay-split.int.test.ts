@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replayFile, replaySplit } from "../../src/cli/commands/replay.js";
 import { setSourceHooks } from "../../src/cli/file-pool.js";
 import { writeLargeSession } from "../synth/large-session.js";
+import { Random } from "../synth/random.js";
 import { randomSession } from "../synth/random-tree.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ck-replay-split-"));
@@ -50,6 +51,37 @@ describe("replay on two threads (a fold worker) equals the replay on one", () =>
     [swapped[3], swapped[4]] = [swapped[4] as string, swapped[3] as string];
     const forward = write("forward.jsonl", `${swapped.join("\n")}\n`);
     for (const file of [schema, duplicate, forward]) expect(await replaySplit(file, "x.jsonl")).toBeNull();
+  });
+
+  it.each(Array.from({ length: 12 }, (_, i) => 3200 + i))("damaged random tree, seed %i", async (seed) => {
+    // Lines the host drops (bad JSON, a record without an id), a truncated tail, a second header, an orphan: the split
+    // replay either equals the one-thread replay or declines.
+    const rnd = new Random(seed);
+    const lines = randomSession(seed, 200).toJsonl().trimEnd().split("\n");
+    for (let k = 0; k < 4; k++) {
+      const at = 1 + rnd.int(lines.length - 1);
+      const roll = rnd.int(5);
+      if (roll === 0) lines[at] = (lines[at] as string).slice(0, 20);
+      else if (roll === 1) lines.splice(at, 0, '{"type":"custom","customType":"x"}');
+      else if (roll === 2) lines.splice(at, 0, lines[0] as string);
+      else if (roll === 3) lines.splice(at, 1);
+      else lines[at] = (lines[at] as string).replace(/"parentId":"[^"]*"/, '"parentId":"gone"');
+    }
+    const file = write(`damaged-${seed}.jsonl`, `${lines.join("\n")}${seed % 2 === 0 ? "\n" : ""}`);
+    const split = await replaySplit(file, "d.jsonl");
+    const declines = lines.some((line) => line.startsWith('{"type":"custom","customType":"x"}'));
+    if (declines) expect(split).toBeNull();
+    else expect(split).toEqual(replayFile(file, "d.jsonl"));
+  });
+
+  it("a generated linear session and a wide tree: every branch", async () => {
+    const linear = writeLargeSession(join(scratch, "linear.jsonl"), { entries: 3_000, seed: 8 });
+    const wide = writeLargeSession(join(scratch, "wide.jsonl"), { entries: 3_000, leaves: 40, seed: 9 });
+    for (const info of [linear, wide]) {
+      const split = await replaySplit(info.file, "g.jsonl");
+      expect(split).not.toBeNull();
+      expect(split).toEqual(replayFile(info.file, "g.jsonl"));
+    }
   });
 
   it("reports a file that is not a session as the one-thread replay does", async () => {

@@ -8,6 +8,7 @@ import {
   replaySession,
   summariesOf,
 } from "../../fold/replay-report.js";
+import { readSessionFile, type SessionLog } from "../../log/read-session.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
 import { type FileFailure, isFailure, settle } from "../file-outcome.js";
 import { workersAvailable } from "../file-pool.js";
@@ -47,6 +48,7 @@ export async function replaySplit(
   shown: string,
   leaf?: string,
 ): Promise<ReplayReport | FileFailure | null> {
+  if (leaf === undefined) return replayTreeSplit(path, shown);
   const worker = new FoldWorker(path);
   try {
     const read = settle(shown, () => {
@@ -64,6 +66,43 @@ export async function replaySplit(
     return replaySession(shown, session, leaf === undefined ? undefined : leaves, {
       summaryAt: (id) => byLeaf.get(id) as LeafSummary,
     });
+  } finally {
+    worker.stop();
+  }
+}
+
+/**
+ * Every branch on two threads: the worker folds and finds the tree's shape from its own parent links, while this
+ * thread only reads and checks the file (no tree is built here). Null, for the caller to replay on one thread, when
+ * the checks changed a record, or the two reads did not see the same file.
+ */
+async function replayTreeSplit(path: string, shown: string): Promise<ReplayReport | FileFailure | null> {
+  const worker = new FoldWorker(path);
+  try {
+    const answer = worker.tree();
+    let log: SessionLog;
+    try {
+      log = readSessionFile(path, { outline: true });
+    } catch {
+      return null;
+    }
+    // Not a session the host can load: the one-thread replay says why, as it reads nothing more.
+    if (log.unusable) return replayFile(path, shown);
+    if (log.diagnostics.some((d) => d.code === "E_SCHEMA")) return null;
+    const tree = await answer;
+    const last = log.entries[log.entries.length - 1];
+    if (tree === null || tree.entries !== log.entries.length || tree.bytes !== log.bytes) return null;
+    if (tree.activeLeafId !== (last === undefined ? null : last.id)) return null;
+    const active = tree.activeLeafId;
+    const branches = tree.branches.map((b) => ({
+      leafId: b.leafId,
+      active: b.leafId === active,
+      depth: b.depth,
+      forkFromId: b.forkFromId,
+      state: b.state,
+      toolLoop: b.toolLoop,
+    }));
+    return { file: shown, activeLeafId: active, branches };
   } finally {
     worker.stop();
   }
