@@ -71,6 +71,11 @@ function offline(sandbox: CliSandbox, args: string[]): string {
 }
 
 /** Every line the offline command printed shows on the screen (the TUI indents and may trim trailing blanks). */
+function allOnScreen(text: string, offlineText: string): boolean {
+  const shown = new Set(text.split("\n").map((line) => line.trim()));
+  return offlineText.split("\n").every((line) => shown.has(line.trim()));
+}
+
 function expectOnScreen(text: string, offlineText: string): void {
   const shown = new Set(text.split("\n").map((line) => line.trim()));
   for (const line of offlineText.split("\n")) expect(shown, `missing on screen: ${line}`).toContain(line.trim());
@@ -131,17 +136,21 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
     const file = sessionFileOf(sandbox);
     const shown = relative(sandbox.cwd, file);
     const before = readFileSync(file, "utf8");
+    // The TUI may draw a command's lines over more than one frame: wait for all of them, then name any missing.
+    const replayed = offline(sandbox, ["replay", shown, "--leaf", lastEntryId(file)]);
     type("/kit", "Enter");
-    const state = await until((t) => t.includes("verification r1"), "/kit");
-    expectOnScreen(state, offline(sandbox, ["replay", shown, "--leaf", lastEntryId(file)]));
+    const state = await until((t) => t.includes("verification r1") && allOnScreen(t, replayed), "/kit").catch(screen);
+    expectOnScreen(state, replayed);
 
+    const viewed = offline(sandbox, ["view", shown, "--leaf", lastEntryId(file)]);
     type("/kit view", "Enter");
-    const view = await until((t) => /leaf \S+: \d+ messages, as the host builds it/.test(t), "/kit view");
-    expectOnScreen(view, offline(sandbox, ["view", shown, "--leaf", lastEntryId(file)]));
+    const view = await until((t) => allOnScreen(t, viewed), "/kit view").catch(screen);
+    expectOnScreen(view, viewed);
 
+    const policyText = offline(sandbox, ["policy", "."]);
     type("/kit policy", "Enter");
-    const policy = await until((t) => t.includes("excluded scopes (1):"), "/kit policy");
-    expectOnScreen(policy, offline(sandbox, ["policy", "."]));
+    const policy = await until((t) => allOnScreen(t, policyText), "/kit policy").catch(screen);
+    expectOnScreen(policy, policyText);
 
     type("/kit nonsense", "Enter");
     const help = await until((t) => t.includes('unknown /kit command "nonsense"'), "/kit help");
