@@ -1,3 +1,5 @@
+import { depthIn } from "../tree/depth-memo.js";
+
 /** Where one leaf's branch stands in the tree: what `replay` prints besides its state. */
 export interface BranchShape {
   leafId: string;
@@ -5,9 +7,6 @@ export interface BranchShape {
   /** Where the branch leaves the active branch; null for the active branch itself (or when there is none). */
   forkFromId: string | null;
 }
-
-/** `depth` remembers one entry in this many on the paths it climbs. */
-const DEPTH_EVERY = 64;
 
 /**
  * The leaves of a tree given as parent links in file order (a parent always before its child, as a `ReadingFold`
@@ -34,23 +33,8 @@ export function branchShapes(parents: ReadonlyMap<string, string | null>): {
   const leaves = tips.filter((id) => !forked.has(id));
 
   const depths = new Map<string, number>();
-  const depth = (id: string): number => {
-    const climbed: string[] = [];
-    let base = -1;
-    for (let cursor: string | null = id; cursor !== null; cursor = parents.get(cursor) ?? null) {
-      const known = depths.get(cursor);
-      if (known !== undefined) {
-        base = known;
-        break;
-      }
-      climbed.push(cursor);
-    }
-    for (let i = climbed.length - 1; i >= 0; i--) {
-      ++base;
-      if (i === 0 || base % DEPTH_EVERY === 0) depths.set(climbed[i] as string, base);
-    }
-    return base;
-  };
+  const parentOf = (id: string) => parents.get(id) ?? null;
+  const depth = (id: string) => depthIn(id, parentOf, depths);
 
   // The active branch as a set, and each side entry's fork point once found: leaves sharing a side branch climb it once.
   let onActive: Set<string> | null = null;

@@ -1,9 +1,7 @@
 import { type Diagnostic, diagnostic } from "../log/diagnostics.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import type { RecordPosition, SessionLog } from "../log/read-session.js";
-
-/** `depth` remembers one entry in this many on the paths it climbs. */
-const DEPTH_EVERY = 64;
+import { depthIn } from "./depth-memo.js";
 
 /**
  * The entry tree of one session file, by the host's rules: ids are unique (a later duplicate wins, as in the host's
@@ -126,28 +124,12 @@ export class SessionTree {
     return out;
   }
 
+  private readonly parentLink = (id: string): string | null => this.parent.get(id) ?? null;
+  /** Forks are remembered by `depth` too: every branch through one stops there. */
+  private readonly isFork = (id: string): boolean => (this.kids.get(id)?.length ?? 0) > 1;
+
   depth(id: string): number {
-    const known = this.depths.get(id);
-    if (known !== undefined) return known;
-    const climb: string[] = [];
-    let cursor: string | null = id;
-    let base = -1;
-    while (cursor !== null) {
-      const d = this.depths.get(cursor);
-      if (d !== undefined) {
-        base = d;
-        break;
-      }
-      climb.push(cursor);
-      cursor = this.parent.get(cursor) ?? null;
-    }
-    // Remembered: the entry asked for, the forks passed and one entry in 64, so a later climb stops soon.
-    for (let i = climb.length - 1; i >= 0; i--) {
-      const at = climb[i] as string;
-      ++base;
-      if (i === 0 || base % DEPTH_EVERY === 0 || (this.kids.get(at)?.length ?? 0) > 1) this.depths.set(at, base);
-    }
-    return base;
+    return depthIn(id, this.parentLink, this.depths, this.isFork);
   }
 
   /** Root to `id`, inclusive. */
