@@ -465,7 +465,7 @@ function worked(text: string): boolean {
 
 /** Three or more short names joined by arrows: the order it will go through them. */
 function stepChain(text: string): boolean {
-  const parts = text.split(/→|->/u).map((p) => p.replace(/[。.!！\s]+$/u, "").trim());
+  const parts = text.split("→").map((p) => p.replace(/[。.!！\s]+$/u, "").trim());
   return parts.length >= 3 && parts.every((p) => p.length > 0 && countUnits(units(p)) <= 5);
 }
 
