@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT, RECOVERED_PREFIX } from "../../reducers/contract/kit-entries.js";
@@ -8,13 +8,26 @@ import { cleanupCliSandboxes, createCliSandbox, readJsonLines, runNodeCli } from
 
 const LAUNCHER = join(import.meta.dirname, "../../dist/src/pi/launcher-main.js");
 const CLI = join(import.meta.dirname, "../../dist/src/cli/main.js");
+const README = join(import.meta.dirname, "../../README.md");
+
+/** The README's quick start: its command and the lines of the sample output it shows ("…" lines left out). */
+function readmeQuickStart(): { command: string; sample: string[] } {
+  const text = readFileSync(README, "utf8");
+  const section = text.slice(text.indexOf("## Quick start"), text.indexOf("\n## ", text.indexOf("## Quick start") + 3));
+  const command = /```sh\n(npx pi-context --demo)\b/.exec(section)?.[1] ?? "";
+  const sample = (/```text\n([\s\S]*?)```/.exec(section)?.[1] ?? "").split("\n").filter((l) => l.trim() !== "…");
+  return { command, sample: sample.filter((l) => l !== "") };
+}
 
 afterAll(() => cleanupCliSandboxes());
 
 describe("pi-context --demo, as the README's quick start runs it", () => {
   it("runs offline on the scripted model: a denial, a stall recovery, an answer, and a session `check` verifies", async () => {
+    const quickStart = readmeQuickStart();
+    expect(quickStart.command).toBe("npx pi-context --demo");
     const sandbox = createCliSandbox();
-    // No faux script and no provider key: the demo brings its own scripted model.
+    // `npx pi-context` runs the package's bin, the built launcher. No faux script and no provider key: the demo
+    // brings its own scripted model.
     const run = await runNodeCli({ entry: LAUNCHER, sandbox, args: ["--demo"], timeoutMs: 90_000 });
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
@@ -44,6 +57,9 @@ describe("pi-context --demo, as the README's quick start runs it", () => {
     expect(transcript).toMatch(/denied {2}Access denied by host policy: "secrets\/deploy-key\.txt"/);
     expect(transcript).toContain(`kit     ${RECOVERED_PREFIX}:`);
     expect(transcript).not.toContain("demo-key-not-a-real-secret");
+    // What the README shows is what the demo prints.
+    expect(quickStart.sample.length).toBeGreaterThan(5);
+    for (const line of quickStart.sample) expect(transcript.split("\n")).toContain(line);
 
     // Everything lives under the temporary folder; the agent directory the caller set is left alone.
     const demoRoots = readdirSync(sandbox.tmp).filter((name) => name.startsWith("pi-context-demo-"));
