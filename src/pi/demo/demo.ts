@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readSessionFile } from "../../log/read-session.js";
@@ -54,6 +54,10 @@ export async function prepareDemo(argv: readonly string[], host: HostPackage): P
     args: ["--model", `${DEMO_PROVIDER}/${DEMO_MODEL_ID}`, "--session", session, "-p", ...DEMO_PROMPTS],
     factories: [demoProvider(ai)],
     finish() {
+      if (!existsSync(session)) {
+        write(`\nPi wrote no session file (${session}); its messages above say why.\n`);
+        return;
+      }
       const lines = demoTranscript(readSessionFile(session).entries);
       write(
         [
