@@ -1,5 +1,6 @@
 import { kitVersion } from "../package-root.js";
 import { HostCapabilitiesError, loadHostCapabilities } from "../tools/index.js";
+import { DEMO_FLAG, prepareDemo } from "./demo/demo.js";
 import { holdPromptsUntilSettled, isHeadless } from "./headless-settle.js";
 import { HostNotFound, loadHostModule, resolveHost } from "./host.js";
 import { agentDirFromEnv, createKitExtension } from "./kit-extension.js";
@@ -25,7 +26,8 @@ export async function launch(argv: string[], options: LaunchOptions = {}): Promi
       process.stdout.write(`pi-context ${kitVersion()} (pi-context-kit) on ${host.name} ${host.version}\n`);
       return 0;
     }
-    const plan = planLaunch(argv, host);
+    const demo = argv[0] === DEMO_FLAG ? await prepareDemo(argv, host) : null;
+    const plan = planLaunch(demo?.args ?? argv, host);
     if (plan.protect && wantsHelp(argv)) {
       process.stdout.write(`${launcherHelp(host, hostHelpText(host))}\n`);
       return 0;
@@ -41,9 +43,10 @@ export async function launch(argv: string[], options: LaunchOptions = {}): Promi
       holdPromptsUntilSettled(module.AgentSession, gate);
     }
     const extensionFactories = plan.protect
-      ? [...(options.extraFactories ?? []), createKitExtension({ policyRoot, gate })]
+      ? [...(options.extraFactories ?? []), ...(demo?.factories ?? []), createKitExtension({ policyRoot, gate })]
       : [];
     await (module.main as HostMain)(plan.args, { extensionFactories });
+    demo?.finish();
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof LaunchRefused || error instanceof HostNotFound || error instanceof HostCapabilitiesError) {

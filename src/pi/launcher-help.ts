@@ -90,6 +90,7 @@ export function launcherHelp(host: Pick<HostPackage, "name" | "version">, hostHe
     "Usage:",
     "  pi-context [options] [messages...]",
     "  pi-context install|remove|uninstall|update|list|config ...   passed to the host untouched",
+    "  pi-context --demo   a scripted session on Pi's offline faux provider: a denial and a stall recovery",
     "",
     ...ADDS,
     "",
