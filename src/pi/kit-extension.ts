@@ -4,6 +4,7 @@ import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { loadHostCapabilities, type MutationQueue } from "../tools/index.js";
 import { createContextKitExtension } from "./extension.js";
 import { loadHostModule } from "./host.js";
+import { nestedDenialsPlugin } from "./nested-denials.js";
 import { protectionPlugin } from "./protection.js";
 import { sessionLeasePlugin } from "./session-lease-plugin.js";
 import type { SettleGate } from "./settle-gate.js";
@@ -45,7 +46,7 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
       ...(options.policyRoot ? { policyRoot: options.policyRoot } : {}),
       reportDir: join(agentDir, "context-kit", "reports"),
     });
-    const plugins = [protection, verification, sessionLeasePlugin(), tui];
+    const plugins = [protection, nestedDenialsPlugin, verification, sessionLeasePlugin(), tui];
     await createContextKitExtension({ plugins, ...(options.gate ? { gate: options.gate } : {}) })(pi);
   };
 }

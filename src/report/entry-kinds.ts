@@ -20,6 +20,7 @@ const KIT_NAMES: Record<KitRecord["type"], string> = {
   toolLoopStop: "kit: tool-loop stop",
   rootGuidance: "kit: root guidance",
   requestDigest: "kit: request digest",
+  nestedDenial: "kit: nested call denied",
 };
 
 export const PREVIEW_CHARS = 100;

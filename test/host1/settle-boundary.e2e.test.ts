@@ -18,7 +18,11 @@ type Stored = { type: string; customType?: string; message?: { role?: string } }
 function verifiedProject() {
   const sandbox = createCliSandbox({
     files: {
-      "package.json": JSON.stringify({ name: "p", private: true, scripts: { build: "node -e 0", test: "node --test" } }),
+      "package.json": JSON.stringify({
+        name: "p",
+        private: true,
+        scripts: { build: "node -e 0", test: "node --test" },
+      }),
       "add.test.mjs": 'import test from "node:test";\ntest("adds", () => {});\n',
     },
   });
