@@ -2,7 +2,7 @@ import { keepsBeforeMarker } from "../../projections/context-in-force.js";
 import type { KitRecord } from "../../reducers/contract/events.js";
 import { denialOf } from "../../reducers/denials.js";
 import { kitRecordOf, kitRecordProblem } from "../fold/kit-records.js";
-import { textOf } from "../fold/to-event.js";
+import { nestedCallsOf, textOf } from "../fold/to-event.js";
 import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
 import { entryMessage } from "../tree/host-context.js";
 
@@ -173,6 +173,13 @@ function messagePreview(message: AgentMessage): string {
     case "branchSummary":
     case "compactionSummary":
       return message.summary;
+    case "toolResult": {
+      const nested = nestedCallsOf((message as { nestedCalls?: unknown }).nestedCalls);
+      const text = textOf(message);
+      if (!nested) return text;
+      const calls = nested.calls.map((c) => `${c.name} ${c.status}`).join(", ");
+      return `[nested: ${calls}${nested.complete ? "" : "; record incomplete"}] ${text}`;
+    }
     default: {
       const text = textOf(message);
       const images = Array.isArray(message.content) && message.content.some((b) => b?.type === "image");
@@ -228,6 +235,7 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
   let flags = messageCode(message);
   if (entry.type === "compaction") flags |= FLAG.compaction;
   if (record) flags |= FLAG.kit;
+  if (record?.type === "nestedDenial") flags |= FLAG.denial;
   if (problem !== null) flags |= FLAG.kitInvalid;
   if (message?.role === "toolResult") {
     if (message.isError) flags |= FLAG.error;
