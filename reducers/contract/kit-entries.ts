@@ -133,4 +133,9 @@ export interface RequestDigestData {
   pending: number;
   /** How many messages were sent. */
   messages: number;
+  /**
+   * Hosts that send system messages (Pi 0.87+): the digest of the prompt and tool declarations the request's system
+   * messages replay to, and how many system messages it carried. Absent where the host sends none.
+   */
+  system?: { digest: string; messages: number };
 }

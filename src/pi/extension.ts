@@ -1,20 +1,17 @@
 import type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "@mariozechner/pi-coding-agent";
+import { KIT, type RequestDigestData } from "../../reducers/contract/kit-entries.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import { kitVersion } from "../package-root.js";
+import { systemDigest } from "../view/system-digest.js";
 import { handleContextRequest } from "./context-hook.js";
 import { loadHostModule } from "./host.js";
+import type { SettleBoundaryApi, SystemContextApi } from "./host1-events.js";
 import type { KitHooks, KitPlugin, KitServices } from "./kit-hooks.js";
 import { LiveDigests } from "./live-digests.js";
 import { LiveState } from "./live-state.js";
 import { decisionForNewRequest, endedCleanly, markerFor, recoveryStep } from "./recovery-hooks.js";
 import { SettleGate } from "./settle-gate.js";
-import {
-  boundaryResult,
-  hasSettleBoundary,
-  type SettleBoundaryApi,
-  type SettleStep,
-  sendAfterIdle,
-} from "./settle-step.js";
+import { boundaryResult, hasSettleBoundary, type SettleStep, sendAfterIdle } from "./settle-step.js";
 import { toolLoopPlugin } from "./tool-loop-guard.js";
 
 export type { KitHooks, KitPlugin, KitServices, RequestInputs } from "./kit-hooks.js";
@@ -52,6 +49,15 @@ function reportError(error: unknown, where: string, ctx?: ExtensionContext): voi
 export function createContextKitExtension(options: ContextKitOptions = {}): ExtensionFactory {
   return async (pi: ExtensionAPI) => {
     const boundary = options.settleBoundary ?? (await hostHasSettleBoundary());
+    // Hosts with a settle boundary (0.87+) also send system messages, past the `context` hook: the digest covers them.
+    const withSystem = boundary;
+    /** A request's digest waiting for its system part (`context_with_system` follows `context`). */
+    let held: RequestDigestData | null = null;
+    const flush = (system?: RequestDigestData["system"]) => {
+      if (held === null) return;
+      pi.appendEntry(KIT.requestDigest, system ? { ...held, system } : held);
+      held = null;
+    };
     const live = new LiveState();
     const gate = options.gate ?? new SettleGate();
     const digests = new LiveDigests();
@@ -113,6 +119,14 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
           messages: event.messages as unknown as AgentMessage[],
           inputs: (state) => hooks.flatMap((hook) => hook.requestInputs?.(state, ctx) ?? []),
           append: (customType, data) => pi.appendEntry(customType, data),
+          ...(withSystem
+            ? {
+                record: (digest: RequestDigestData) => {
+                  flush();
+                  held = digest;
+                },
+              }
+            : {}),
         });
         return view.changed ? { messages: view.messages as never } : undefined;
       } catch (error) {
@@ -120,6 +134,19 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
         return undefined;
       }
     });
+
+    if (withSystem) {
+      const host = pi as unknown as SystemContextApi;
+      host.on("context_with_system", (event, ctx) => {
+        try {
+          flush(systemDigest(event.messages));
+        } catch (error) {
+          reportError(error, "context_with_system", ctx);
+        }
+        return undefined;
+      });
+      pi.on("agent_end", () => flush());
+    }
 
     /** The kit's end-of-run work, the same on both lines: verification first, then recovery or the stall stop. */
     const settle = async (messages: AgentMessage[], ctx: ExtensionContext): Promise<SettleStep | null> => {

@@ -40,15 +40,3 @@ export async function sendAfterIdle(pi: ExtensionAPI, ctx: ExtensionContext, ste
   if (step.continue) pi.sendMessage(step.message, { triggerTurn: true });
   else pi.sendMessage(step.message);
 }
-
-/** The part of the 1.x extension API the settle boundary uses (the kit compiles against 0.73's types). */
-export interface SettleBoundaryApi {
-  on(
-    event: "agent_before_settle",
-    handler: (
-      event: { entries: unknown[]; context: { contextMessages: unknown[] } },
-      ctx: ExtensionContext,
-    ) => Promise<ReturnType<typeof boundaryResult>>,
-  ): void;
-  on(event: "agent_settled", handler: () => void): void;
-}

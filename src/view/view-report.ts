@@ -6,9 +6,11 @@ import type { Diagnostic } from "../log/diagnostics.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import { kitVersion } from "../package-root.js";
 import { plural } from "../text.js";
+import { buildHostContext } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { viewOfLeaf } from "./leaf-view.js";
 import { type RequestStatus, recordedRequests, requestName, verifyRequest } from "./recorded-requests.js";
+import { systemState } from "./system-digest.js";
 
 export interface ViewReport {
   file: string;
@@ -19,6 +21,8 @@ export interface ViewReport {
   tokensEstimate: { full: number; view: number };
   /** The recorded live requests made at this leaf (usually one; none for a leaf no request was made at). */
   requests: { number: number; digestEntryId: string; status: RequestStatus; name: string }[];
+  /** The 1.x system messages the host sends with the view (outside the `context` hook): what they replay to. */
+  system?: { messages: number; sections: string[]; tools: string[] };
   /** Calls tools made to other tools on this branch (metadata of the session record; never sent to the model). */
   nestedCalls?: NestedCallsSummary;
   /** Records that failed their schema (only when there are any): their place is kept, their content left out. */
@@ -53,6 +57,11 @@ export function formatView(r: ViewReport): string {
       ? ["  no recorded request was made at this leaf"]
       : r.requests.map((q) => `  ${q.name}: ${q.status === "verified" ? "reproduced" : q.status}`)),
     `  omitted: ${plural(o.assistant, "assistant reply", "assistant replies")}, ${plural(o.toolResult, "tool result")}, ${o.other} other; ~${r.tokensEstimate.view} of ~${r.tokensEstimate.full} tokens`,
+    ...(r.system
+      ? [
+          `  system (the host sends it with the view): ${plural(r.system.messages, "system message")}; sections ${r.system.sections.join(", ") || "-"}; tools ${r.system.tools.join(", ") || "-"}`,
+        ]
+      : []),
     ...r.messages.map((m, i) => `  ${String(i).padStart(4)} ${preview(m)}`),
     ...(r.nestedCalls
       ? [
@@ -82,6 +91,11 @@ export function viewReport(shown: string, tree: SessionTree, leaf: string | null
     tokensEstimate: v.tokensEstimate,
     requests,
   };
+  const { state: system, count } = systemState(buildHostContext(tree, v.leafId).messages);
+  if (count > 0) {
+    const tools = system.tools.map((t) => (t as { name: string }).name);
+    report.system = { messages: count, sections: Object.keys(system.sections), tools };
+  }
   const nested = v.leafId === null ? undefined : leafSummary(fold, v.leafId).nestedCalls;
   if (nested) report.nestedCalls = nested;
   return report;
