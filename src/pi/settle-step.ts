@@ -1,5 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { HostMessage } from "../kit/host-messages.js";
+import { versionAtLeast } from "./host.js";
 import { untilIdle } from "./idle.js";
 
 /** What the kit does when a run is about to settle: append a visible host message, and maybe continue the run. */
@@ -16,8 +17,7 @@ export const settleStep = (message: HostMessage<unknown> | null, continueRun = f
 
 /** The host line has `agent_before_settle` (Pi 0.87 and later): the kit's end-of-run work goes there. */
 export function hasSettleBoundary(hostVersion: string | undefined): boolean {
-  const [major = 0, minor = 0] = (hostVersion ?? "0.0").split(".").map((part) => Number.parseInt(part, 10) || 0);
-  return major >= 1 || minor >= 87;
+  return versionAtLeast(hostVersion, "0.87");
 }
 
 /** One continuation's drafts for `agent_before_settle`: the step's message as a `custom_message` entry. */
