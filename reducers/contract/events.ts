@@ -73,6 +73,8 @@ export type KitEvent =
       details: unknown;
       content: unknown;
       nested?: NestedCalls;
+      /** The host's "Operation aborted" result for a call cancelled before it ran (Esc, Pi 1.6): no failure. */
+      cancelled?: true;
     }
   /** One nested call, folded right after the tool result that records it (`parentCallId` names the caller). */
   | { kind: "nestedCall"; entryId: string; parentCallId: string; call: NestedCallRef }

@@ -14,6 +14,13 @@ export function textOf(message: AgentMessage): string {
   return text;
 }
 
+/** The host's own result for a call cancelled before it ran: one text block, "Operation aborted". */
+export function isCancelledResult(content: unknown): boolean {
+  if (!Array.isArray(content) || content.length !== 1) return false;
+  const block = content[0] as { type?: unknown; text?: unknown } | null;
+  return block?.type === "text" && block.text === "Operation aborted";
+}
+
 const NESTED_STATUS = new Set(["ok", "error", "unfinished"]);
 
 /** A tool result's `nestedCalls` record (Pi 0.99+); null when there is none. A malformed call is left out. */
@@ -63,6 +70,7 @@ export function toEvent(entry: SessionEntry): KitEvent {
       }
       if (message.role === "toolResult") {
         const nested = nestedCallsOf((message as { nestedCalls?: unknown }).nestedCalls);
+        const cancelled = message.isError === true && isCancelledResult(message.content);
         return {
           kind: "toolResult",
           entryId,
@@ -72,6 +80,7 @@ export function toEvent(entry: SessionEntry): KitEvent {
           details: message.details,
           content: message.content,
           ...(nested ? { nested } : {}),
+          ...(cancelled ? { cancelled: true as const } : {}),
         };
       }
       if (message.role === "custom") return { kind: "hostMessage", entryId };

@@ -2,7 +2,7 @@ import { keepsBeforeMarker } from "../../projections/context-in-force.js";
 import type { KitRecord } from "../../reducers/contract/events.js";
 import { denialOf } from "../../reducers/denials.js";
 import { kitRecordOf, kitRecordProblem } from "../fold/kit-records.js";
-import { nestedCallsOf, textOf } from "../fold/to-event.js";
+import { isCancelledResult, nestedCallsOf, textOf } from "../fold/to-event.js";
 import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
 import { entryMessage } from "../tree/host-context.js";
 
@@ -238,7 +238,7 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
   if (record?.type === "nestedDenial") flags |= FLAG.denial;
   if (problem !== null) flags |= FLAG.kitInvalid;
   if (message?.role === "toolResult") {
-    if (message.isError) flags |= FLAG.error;
+    if (message.isError && !isCancelledResult(message.content)) flags |= FLAG.error;
     if (denialOf(message.details)) flags |= FLAG.denial;
   }
   if (message?.role === "assistant" && (message.stopReason === "error" || message.errorMessage)) flags |= FLAG.error;
