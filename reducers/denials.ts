@@ -1,6 +1,6 @@
 import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
-import { denialKey, denialOf } from "./contract/tool-details.js";
+import { type DenialDetails, denialKey, denialOf } from "./contract/tool-details.js";
 import { exhaustive } from "./session.js";
 import type { DenialRecord } from "./state.js";
 
@@ -14,6 +14,37 @@ export { denialOf };
 
 const OPS = new Set(["read", "list", "search", "write"]);
 
+function withDenial(state: DenialsSlice, denial: DenialDetails, entryId: string): DenialsSlice {
+  const key = denialKey(denial);
+  const op = typeof denial.op === "string" && OPS.has(denial.op) ? denial.op : undefined;
+  const target =
+    typeof denial.target === "string" ? denial.target : typeof denial.path === "string" ? denial.path : denial.scope;
+  return produce(state, (d) => {
+    const known = d[key];
+    if (known) {
+      known.count += 1;
+      known.lastEntryId = entryId;
+      known.status = denial.status;
+      known.target = target;
+      if (op) known.op = op;
+      else delete known.op;
+      known.guidanceShown ||= denial.guidanceShown === true;
+    } else {
+      d[key] = {
+        scope: denial.scope,
+        rule: denial.rule,
+        ...(op ? { op } : {}),
+        target,
+        status: denial.status,
+        count: 1,
+        firstEntryId: entryId,
+        lastEntryId: entryId,
+        guidanceShown: denial.guidanceShown === true,
+      };
+    }
+  });
+}
+
 /**
  * Denials keyed by what was denied (the rule, which names its canonical target): a reminder for the model, never an
  * authorisation cache. A denial leaves the set when a host entry records that the same decision now passes.
@@ -22,41 +53,13 @@ export const denialsReducer = (state: DenialsSlice, event: KitEvent): DenialsSli
   switch (event.kind) {
     case "toolResult": {
       const denial = denialOf(event.details);
-      if (!denial) return state;
-      const key = denialKey(denial);
-      const op = typeof denial.op === "string" && OPS.has(denial.op) ? denial.op : undefined;
-      const target =
-        typeof denial.target === "string"
-          ? denial.target
-          : typeof denial.path === "string"
-            ? denial.path
-            : denial.scope;
-      return produce(state, (d) => {
-        const known = d[key];
-        if (known) {
-          known.count += 1;
-          known.lastEntryId = event.entryId;
-          known.status = denial.status;
-          known.target = target;
-          if (op) known.op = op;
-          else delete known.op;
-          known.guidanceShown ||= denial.guidanceShown === true;
-        } else {
-          d[key] = {
-            scope: denial.scope,
-            rule: denial.rule,
-            ...(op ? { op } : {}),
-            target,
-            status: denial.status,
-            count: 1,
-            firstEntryId: event.entryId,
-            lastEntryId: event.entryId,
-            guidanceShown: denial.guidanceShown === true,
-          };
-        }
-      });
+      return denial ? withDenial(state, denial, event.entryId) : state;
     }
     case "kit": {
+      if (event.record.type === "nestedDenial") {
+        const denial = denialOf(event.record.data.details);
+        return denial ? withDenial(state, denial, event.entryId) : state;
+      }
       if (event.record.type !== "policyAllowed") return state;
       const { scope, rule } = event.record.data;
       const keys = Object.keys(state).filter((key) =>
@@ -68,6 +71,7 @@ export const denialsReducer = (state: DenialsSlice, event: KitEvent): DenialsSli
       });
     }
     case "user":
+    case "nestedCall":
     case "assistant":
     case "hostMessage":
     case "modelChange":

@@ -42,6 +42,7 @@ export const fileIssuesReducer = (state: FileIssuesSlice, event: KitEvent): File
     case "hostMessage":
     case "modelChange":
     case "thinkingChange":
+    case "nestedCall":
     case "other":
       return state;
     default:

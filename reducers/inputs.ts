@@ -18,6 +18,7 @@ export const inputsReducer = (state: InputsSlice, event: KitEvent): InputsSlice 
     case "hostMessage":
     case "modelChange":
     case "thinkingChange":
+    case "nestedCall":
     case "other":
       return state;
     default:

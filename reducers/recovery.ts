@@ -123,6 +123,7 @@ export function createRecoveryReducer(detector: StallDetector) {
         return withRun(state, detector.advanceRun(state.run, { type: "host" }));
       case "modelChange":
       case "thinkingChange":
+      case "nestedCall":
       case "other":
         return state;
       default:

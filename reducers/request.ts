@@ -22,6 +22,7 @@ export const requestReducer = (state: RequestSlice, event: KitEvent): RequestSli
     case "hostMessage":
     case "modelChange":
     case "thinkingChange":
+    case "nestedCall":
     case "other":
       return state;
     default:

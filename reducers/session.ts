@@ -20,6 +20,7 @@ export const sessionReducer = (state: SessionSlice, event: KitEvent): SessionSli
     case "toolResult":
     case "kit":
     case "hostMessage":
+    case "nestedCall":
     case "other":
       return state;
     default:

@@ -122,6 +122,27 @@ export interface ToolLoopSlice {
   stopped: ToolLoopReport | null;
 }
 
+/** A call a tool made to another tool, as the audit shows it (its result text is not recorded by the host). */
+export interface NestedCallSeen {
+  /** The calling tool's result entry. */
+  entryId: string;
+  parentCallId: string;
+  id: string;
+  tool: string;
+  args?: unknown;
+  status: "ok" | "error" | "unfinished";
+  error?: string;
+}
+
+export interface NestedCallsSlice {
+  calls: number;
+  failed: number;
+  unfinished: number;
+  /** Tool results whose nested-call record the host cut short (calls dropped or arguments left out). */
+  incompleteRecordIds: string[];
+  recent: NestedCallSeen[];
+}
+
 /** Request inputs that are not in the transcript, as last recorded on the branch. */
 export interface InputsSlice {
   /** Root guidance text (labelled project data) the view puts first, or null. */
@@ -137,4 +158,5 @@ export interface KitState {
   recovery: RecoverySlice;
   toolLoop: ToolLoopSlice;
   inputs: InputsSlice;
+  nested: NestedCallsSlice;
 }

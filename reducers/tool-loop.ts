@@ -163,6 +163,8 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         }
         return state;
       }
+      case "nestedCall":
+        return state;
       case "other": {
         if (!event.boundary) return state;
         if (state.boundary === state.recent.length) return state;

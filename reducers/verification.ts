@@ -20,6 +20,15 @@ function copy(state: VerificationSlice): VerificationSlice {
   };
 }
 
+/** Every write or edit lands here: a plain copy, without a draft. */
+function nextRevision(state: VerificationSlice): VerificationSlice {
+  const next = copy(state);
+  next.revision = state.revision + 1;
+  next.checks = Object.freeze({});
+  next.mutationsThisRequest = state.mutationsThisRequest + 1;
+  return next;
+}
+
 export function initialVerification(): VerificationSlice {
   return { revision: 0, checks: {}, mutationsThisRequest: 0, roundsThisRequest: 0, incomplete: false };
 }
@@ -65,12 +74,7 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
     case "toolResult": {
       if (MUTATING_TOOLS.has(event.toolName)) {
         if (event.isError || !mutated(event.details)) return state;
-        // Every write or edit lands here: a plain copy, without a draft.
-        const next = copy(state);
-        next.revision = state.revision + 1;
-        next.checks = Object.freeze({});
-        next.mutationsThisRequest = state.mutationsThisRequest + 1;
-        return next;
+        return nextRevision(state);
       }
       if (!isCheck(event.toolName)) return state;
       const name = event.toolName;
@@ -110,6 +114,9 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
       }
       return state;
     }
+    case "nestedCall":
+      // A nested result is not recorded: a write or edit that succeeded counts as a change.
+      return event.call.status === "ok" && MUTATING_TOOLS.has(event.call.name) ? nextRevision(state) : state;
     case "assistant":
     case "hostMessage":
     case "modelChange":

@@ -1,5 +1,6 @@
 import type {
   CompletionReportDetails,
+  NestedDenialData,
   PolicyAllowedData,
   RecoveryMarkerDetails,
   RequestDigestData,
@@ -20,13 +21,31 @@ export type KitRecord =
   | { type: "toolLoopMarker"; details: ToolLoopMarkerDetails }
   | { type: "toolLoopStop"; details: ToolLoopStopDetails }
   | { type: "rootGuidance"; data: RootGuidanceData }
-  | { type: "requestDigest"; data: RequestDigestData };
+  | { type: "requestDigest"; data: RequestDigestData }
+  | { type: "nestedDenial"; data: NestedDenialData };
 
 /** One tool call of an assistant message, as the model wrote it. */
 export interface ToolCallRef {
   id: string;
   name: string;
   args: unknown;
+}
+
+/** A call a tool made to another tool (`nestedCalls` on its result, Pi 0.99+): its result text is not recorded. */
+export interface NestedCallRef {
+  id: string;
+  name: string;
+  /** Absent when the host left the arguments out of its record (over its size limits). */
+  args?: unknown;
+  status: "ok" | "error" | "unfinished";
+  /** The failure's text, truncated by the host. */
+  error?: string;
+}
+
+/** The nested calls recorded on one tool result; `complete: false` when the host dropped or cut some of them. */
+export interface NestedCalls {
+  calls: NestedCallRef[];
+  complete: boolean;
 }
 
 /**
@@ -53,7 +72,12 @@ export type KitEvent =
       isError: boolean;
       details: unknown;
       content: unknown;
+      nested?: NestedCalls;
+      /** The host's "Operation aborted" result for a call cancelled before it ran (Esc, Pi 1.6): no failure. */
+      cancelled?: true;
     }
+  /** One nested call, folded right after the tool result that records it (`parentCallId` names the caller). */
+  | { kind: "nestedCall"; entryId: string; parentCallId: string; call: NestedCallRef }
   | { kind: "kit"; entryId: string; record: KitRecord }
   | { kind: "hostMessage"; entryId: string }
   | { kind: "modelChange"; entryId: string; provider: string; modelId: string }

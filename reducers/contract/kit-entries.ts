@@ -14,6 +14,8 @@ export const KIT = {
   toolLoopStop: "context-kit/tool-loop-stop/v1",
   rootGuidance: "context-kit/root-guidance/v1",
   requestDigest: "context-kit/request-digest/v2",
+  /** A call another tool made (`ctx.executeTool`, Pi 0.99+) that the policy denied: the host keeps only its text. */
+  nestedDenial: "context-kit/nested-denial/v1",
   /** Older request digests (one hash over the joined message digests); still read and verified. */
   requestDigestV1: "context-kit/request-digest/v1",
 } as const;
@@ -74,6 +76,14 @@ export interface VerificationIncompleteDetails {
  * `custom` entry: the same decision that denied now passes, so the denial's reminder is dropped. `rule` names the
  * denial; an entry without it (older sessions) drops every denial in `scope`.
  */
+/** The denial of a nested call, with the details its result had (the session's nested record keeps only text). */
+export interface NestedDenialData {
+  parentToolCallId: string;
+  toolCallId: string;
+  toolName: string;
+  details: Record<string, unknown>;
+}
+
 export interface PolicyAllowedData {
   scope: string;
   rule?: string;
@@ -123,4 +133,9 @@ export interface RequestDigestData {
   pending: number;
   /** How many messages were sent. */
   messages: number;
+  /**
+   * Hosts that send system messages (Pi 0.87+): the digest of the prompt and tool declarations the request's system
+   * messages replay to, and how many system messages it carried. Absent where the host sends none.
+   */
+  system?: { digest: string; messages: number };
 }

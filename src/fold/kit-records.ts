@@ -14,8 +14,9 @@ const SCHEMAS: Record<string, { schema: string; type: KitRecord["type"] }> = {
   [KIT.rootGuidance]: { schema: "kit-root-guidance.schema.json", type: "rootGuidance" },
   [KIT.requestDigest]: { schema: "kit-request-digest.schema.json", type: "requestDigest" },
   [KIT.requestDigestV1]: { schema: "kit-request-digest.schema.json", type: "requestDigest" },
+  [KIT.nestedDenial]: { schema: "kit-nested-denial.schema.json", type: "nestedDenial" },
 };
-const DATA_RECORDS = new Set<KitRecord["type"]>(["policyAllowed", "rootGuidance", "requestDigest"]);
+const DATA_RECORDS = new Set<KitRecord["type"]>(["policyAllowed", "rootGuidance", "requestDigest", "nestedDenial"]);
 
 /**
  * The kit record an entry carries, or null. Only a host entry (`custom` / `custom_message`) of a kit type that

@@ -1,5 +1,5 @@
 import type { ToolLoopReport } from "../../reducers/contract/kit-entries.js";
-import type { KitState } from "../../reducers/state.js";
+import type { KitState, NestedCallSeen } from "../../reducers/state.js";
 import { toolLoopReport } from "../../reducers/tool-loop.js";
 import { describeToolLoop } from "../kit/host-messages.js";
 import type { LoadedSession } from "../session.js";
@@ -17,6 +17,18 @@ export interface BranchReplay {
   state: StateSummary;
   /** The tool-call loop the branch ends in, with the loop markers of its current request. */
   toolLoop: { loop: ToolLoopReport | null; markerId: string | null; markersThisRequest: number };
+  /** Calls tools made to other tools (Pi 0.99+ `nestedCalls`); absent when the branch has none. */
+  nestedCalls?: NestedCallsSummary;
+}
+
+/** The nested calls of a branch: counts, the latest calls, and the results whose record the host cut short. */
+export interface NestedCallsSummary {
+  calls: number;
+  failed: number;
+  unfinished: number;
+  /** Tool results whose nested record is incomplete: shown as such, never guessed. */
+  recordIncomplete: string[];
+  recent: NestedCallSeen[];
 }
 
 export interface ReplayReport {
@@ -29,6 +41,7 @@ export interface ReplayReport {
 export interface LeafSummary {
   state: StateSummary;
   toolLoop: BranchReplay["toolLoop"];
+  nestedCalls?: NestedCallsSummary;
 }
 
 /** Where `replaySession` reads each leaf's summary from. */
@@ -39,7 +52,23 @@ export interface LeafSummaries {
 /** The summary of the state after `leafId`. */
 export function leafSummary(states: StateSource, leafId: string): LeafSummary {
   const state = states.stateAt(leafId);
-  return { state: summarizeState(state), toolLoop: toolLoopSummary(state.toolLoop) };
+  const summary: LeafSummary = { state: summarizeState(state), toolLoop: toolLoopSummary(state.toolLoop) };
+  const nested = state.nested;
+  if (nested.calls > 0 || nested.incompleteRecordIds.length > 0) {
+    const { calls, failed, unfinished, recent } = nested;
+    summary.nestedCalls = { calls, failed, unfinished, recordIncomplete: [...nested.incompleteRecordIds], recent };
+  }
+  return summary;
+}
+
+/** One branch of the replay: where it sits in the tree and the summary of its leaf's state. */
+export function branchReplay(
+  shape: Pick<BranchReplay, "leafId" | "active" | "depth" | "forkFromId">,
+  summary: LeafSummary,
+): BranchReplay {
+  const branch: BranchReplay = { ...shape, state: summary.state, toolLoop: summary.toolLoop };
+  if (summary.nestedCalls) branch.nestedCalls = summary.nestedCalls;
+  return branch;
 }
 
 /** Summaries read from a fold (a `ReadingFold` of the same read, or the tree's own). */
@@ -59,17 +88,17 @@ export function replaySession(
 ): ReplayReport {
   const { tree } = session;
   const active = tree.activeLeafId;
-  const branches = (leaves ?? tree.leaves()).map((leafId) => {
-    const summary = summaries.summaryAt(leafId);
-    return {
-      leafId,
-      active: leafId === active,
-      depth: tree.depth(leafId),
-      forkFromId: leafId === active || active === null ? null : tree.commonAncestor(leafId, active),
-      state: summary.state,
-      toolLoop: summary.toolLoop,
-    };
-  });
+  const branches = (leaves ?? tree.leaves()).map((leafId) =>
+    branchReplay(
+      {
+        leafId,
+        active: leafId === active,
+        depth: tree.depth(leafId),
+        forkFromId: leafId === active || active === null ? null : tree.commonAncestor(leafId, active),
+      },
+      summaries.summaryAt(leafId),
+    ),
+  );
   return { file, activeLeafId: active, branches };
 }
 
@@ -88,6 +117,15 @@ export function formatReplay(report: ReplayReport): string {
     const t = b.toolLoop;
     const marker = t.markerId ? `; marker ${t.markerId} (${t.markersThisRequest} in this request)` : "";
     lines.push(`    tool loop ${t.loop ? describeToolLoop(t.loop) : "-"}${marker}`);
+    if (b.nestedCalls) lines.push(formatNestedCalls(b.nestedCalls));
   }
   return lines.join("\n");
+}
+
+function formatNestedCalls(n: NestedCallsSummary): string {
+  const failed = n.failed > 0 ? `, ${n.failed} failed` : "";
+  const unfinished = n.unfinished > 0 ? `, ${n.unfinished} unfinished` : "";
+  const cut = n.recordIncomplete.length > 0 ? `; record incomplete at ${n.recordIncomplete.join(",")}` : "";
+  const latest = n.recent.map((c) => `${c.tool} ${c.status}`).join(", ");
+  return `    nested calls ${n.calls}${failed}${unfinished} (latest: ${latest || "-"})${cut}`;
 }

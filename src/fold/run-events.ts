@@ -32,6 +32,7 @@ export function runEventsOf(path: readonly SessionEntry[]): RunEvent[] {
         break;
       case "modelChange":
       case "thinkingChange":
+      case "nestedCall":
       case "other":
         break;
       default:

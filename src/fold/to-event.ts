@@ -1,4 +1,4 @@
-import type { KitEvent, ToolCallRef } from "../../reducers/contract/events.js";
+import type { KitEvent, NestedCallRef, NestedCalls, ToolCallRef } from "../../reducers/contract/events.js";
 import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
 import { kitRecordOf } from "./kit-records.js";
 
@@ -12,6 +12,33 @@ export function textOf(message: AgentMessage): string {
     if (block && block.type === "text") text += (text ? "\n" : "") + block.text;
   }
   return text;
+}
+
+/** The host's own result for a call cancelled before it ran: one text block, "Operation aborted". */
+export function isCancelledResult(content: unknown): boolean {
+  if (!Array.isArray(content) || content.length !== 1) return false;
+  const block = content[0] as { type?: unknown; text?: unknown } | null;
+  return block?.type === "text" && block.text === "Operation aborted";
+}
+
+const NESTED_STATUS = new Set(["ok", "error", "unfinished"]);
+
+/** A tool result's `nestedCalls` record (Pi 0.99+); null when there is none. A malformed call is left out. */
+export function nestedCallsOf(record: unknown): NestedCalls | null {
+  if (typeof record !== "object" || record === null) return null;
+  const { calls, complete } = record as { calls?: unknown; complete?: unknown };
+  if (!Array.isArray(calls) || calls.length === 0) return null;
+  const refs: NestedCallRef[] = [];
+  for (const c of calls as Record<string, unknown>[]) {
+    if (typeof c !== "object" || c === null || typeof c.name !== "string" || !NESTED_STATUS.has(String(c.status))) {
+      continue;
+    }
+    const ref: NestedCallRef = { id: String(c.id ?? ""), name: c.name, status: c.status as NestedCallRef["status"] };
+    if (c.arguments !== undefined) ref.args = c.arguments;
+    if (typeof c.error === "string") ref.error = c.error;
+    refs.push(ref);
+  }
+  return { calls: refs, complete: complete === true && refs.length === calls.length };
 }
 
 /** Normalises one session entry into the event the reducers fold. */
@@ -42,6 +69,8 @@ export function toEvent(entry: SessionEntry): KitEvent {
         };
       }
       if (message.role === "toolResult") {
+        const nested = nestedCallsOf((message as { nestedCalls?: unknown }).nestedCalls);
+        const cancelled = message.isError === true && isCancelledResult(message.content);
         return {
           kind: "toolResult",
           entryId,
@@ -50,6 +79,8 @@ export function toEvent(entry: SessionEntry): KitEvent {
           isError: message.isError === true,
           details: message.details,
           content: message.content,
+          ...(nested ? { nested } : {}),
+          ...(cancelled ? { cancelled: true as const } : {}),
         };
       }
       if (message.role === "custom") return { kind: "hostMessage", entryId };

@@ -18,6 +18,8 @@ export interface ContextRequest {
   inputs(state: KitState): RequestInputs[];
   /** Appends a kit `custom` entry at once (the host's `appendEntry`). */
   append(customType: string, data: unknown): void;
+  /** Records the request's digest; default: appended at once (a host with system messages adds their part later). */
+  record?(digest: RequestDigestData): void;
 }
 
 /**
@@ -39,6 +41,7 @@ export function handleContextRequest(request: ContextRequest): OutgoingView {
     pending,
     messages: view.messages.length,
   };
-  append(KIT.requestDigest, digest);
+  if (request.record) request.record(digest);
+  else append(KIT.requestDigest, digest);
   return view;
 }

@@ -1,14 +1,17 @@
 import type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "@mariozechner/pi-coding-agent";
-import { recoveryDecision } from "../../reducers/recovery.js";
+import { KIT, type RequestDigestData } from "../../reducers/contract/kit-entries.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import { kitVersion } from "../package-root.js";
+import { systemDigest } from "../view/system-digest.js";
 import { handleContextRequest } from "./context-hook.js";
-import { untilIdle } from "./idle.js";
+import { loadHostModule } from "./host.js";
+import type { SettleBoundaryApi, SystemContextApi } from "./host1-events.js";
 import type { KitHooks, KitPlugin, KitServices } from "./kit-hooks.js";
 import { LiveDigests } from "./live-digests.js";
 import { LiveState } from "./live-state.js";
-import { decisionForNewRequest, endedCleanly, markerFor, stallStopFor } from "./recovery-hooks.js";
+import { decisionForNewRequest, endedCleanly, markerFor, recoveryStep } from "./recovery-hooks.js";
 import { SettleGate } from "./settle-gate.js";
+import { boundaryResult, hasSettleBoundary, type SettleStep, sendAfterIdle } from "./settle-step.js";
 import { toolLoopPlugin } from "./tool-loop-guard.js";
 
 export type { KitHooks, KitPlugin, KitServices, RequestInputs } from "./kit-hooks.js";
@@ -18,6 +21,13 @@ export interface ContextKitOptions {
   plugins?: KitPlugin[];
   /** The gate that stays closed from a run's first request until its end-of-run work is done (a launcher waits on it). */
   gate?: SettleGate;
+  /** The host has `agent_before_settle` (default: read from the running host's version). */
+  settleBoundary?: boolean;
+}
+
+async function hostHasSettleBoundary(): Promise<boolean> {
+  const host = await loadHostModule().catch(() => ({}) as Record<string, unknown>);
+  return hasSettleBoundary(typeof host.VERSION === "string" ? host.VERSION : undefined);
 }
 
 const SETTLE_WAIT_MS = 3000;
@@ -37,7 +47,17 @@ function reportError(error: unknown, where: string, ctx?: ExtensionContext): voi
 
 /** The kit as a Pi extension: branch-aware state, the request's view and its digest, stall recovery. */
 export function createContextKitExtension(options: ContextKitOptions = {}): ExtensionFactory {
-  return (pi: ExtensionAPI) => {
+  return async (pi: ExtensionAPI) => {
+    const boundary = options.settleBoundary ?? (await hostHasSettleBoundary());
+    // Hosts with a settle boundary (0.87+) also send system messages, past the `context` hook: the digest covers them.
+    const withSystem = boundary;
+    /** A request's digest waiting for its system part (`context_with_system` follows `context`). */
+    let held: RequestDigestData | null = null;
+    const flush = (system?: RequestDigestData["system"]) => {
+      if (held === null) return;
+      pi.appendEntry(KIT.requestDigest, system ? { ...held, system } : held);
+      held = null;
+    };
     const live = new LiveState();
     const gate = options.gate ?? new SettleGate();
     const digests = new LiveDigests();
@@ -99,6 +119,14 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
           messages: event.messages as unknown as AgentMessage[],
           inputs: (state) => hooks.flatMap((hook) => hook.requestInputs?.(state, ctx) ?? []),
           append: (customType, data) => pi.appendEntry(customType, data),
+          ...(withSystem
+            ? {
+                record: (digest: RequestDigestData) => {
+                  flush();
+                  held = digest;
+                },
+              }
+            : {}),
         });
         return view.changed ? { messages: view.messages as never } : undefined;
       } catch (error) {
@@ -107,30 +135,55 @@ export function createContextKitExtension(options: ContextKitOptions = {}): Exte
       }
     });
 
-    pi.on("agent_end", async (event, ctx) => {
-      try {
-        const messages = event.messages as unknown as AgentMessage[];
-        for (const hook of hooks) if (await hook.settle?.(event, ctx)) return;
-        if (!endedCleanly(messages) || verifying) return;
-        const state = live.atLeaf(ctx.sessionManager);
-        const decision = recoveryDecision(state.recovery, state.request.currentRequestId);
-        if (decision === "recover") {
-          const marker = markerFor(
-            state,
-            state.request.currentRequestId,
-            "three similar action-promise replies without tool progress",
-          );
-          if (!(await untilIdle(ctx))) return;
-          pi.sendMessage(marker, { triggerTurn: true });
-        } else if (decision === "stop") {
-          if (await untilIdle(ctx)) pi.sendMessage(stallStopFor(state));
+    if (withSystem) {
+      const host = pi as unknown as SystemContextApi;
+      host.on("context_with_system", (event, ctx) => {
+        try {
+          flush(systemDigest(event.messages));
+        } catch (error) {
+          reportError(error, "context_with_system", ctx);
         }
-      } catch (error) {
-        reportError(error, "agent_end", ctx);
-      } finally {
-        gate.open();
+        return undefined;
+      });
+      pi.on("agent_end", () => flush());
+    }
+
+    /** The kit's end-of-run work, the same on both lines: verification first, then recovery or the stall stop. */
+    const settle = async (messages: AgentMessage[], ctx: ExtensionContext): Promise<SettleStep | null> => {
+      for (const hook of hooks) {
+        const step = await hook.settle?.({ messages }, ctx);
+        if (step) return step;
       }
-    });
+      if (!endedCleanly(messages) || verifying) return null;
+      return recoveryStep(live.atLeaf(ctx.sessionManager));
+    };
+
+    if (boundary) {
+      // 0.87 and later: the host's final actionable boundary takes entries and one continuation.
+      const host = pi as unknown as SettleBoundaryApi;
+      host.on("agent_before_settle", async (event, ctx) => {
+        try {
+          const messages = event.context.contextMessages as unknown as AgentMessage[];
+          const step = await settle(messages, ctx);
+          return step ? boundaryResult(step, event.entries) : undefined;
+        } catch (error) {
+          reportError(error, "agent_before_settle", ctx);
+          return undefined;
+        }
+      });
+      host.on("agent_settled", () => gate.open());
+    } else {
+      pi.on("agent_end", async (event, ctx) => {
+        try {
+          const step = await settle(event.messages as unknown as AgentMessage[], ctx);
+          if (step) await sendAfterIdle(pi, ctx, step);
+        } catch (error) {
+          reportError(error, "agent_end", ctx);
+        } finally {
+          gate.open();
+        }
+      });
+    }
 
     hooks.push(toolLoopPlugin(pi, services));
     for (const plugin of options.plugins ?? []) hooks.push(plugin(pi, services));

@@ -107,3 +107,16 @@ export function loadHostModule(host: HostPackage = resolveHost()): Promise<Recor
   loaded ??= import(host.entry) as Promise<Record<string, unknown>>;
   return loaded;
 }
+
+/** `version` (major.minor.patch; missing parts are 0) is `min` or later. */
+export function versionAtLeast(version: string | undefined, min: string): boolean {
+  const parts = (v: string) => v.split(".").map((part) => Number.parseInt(part, 10) || 0);
+  const have = parts(version ?? "0");
+  const need = parts(min);
+  for (let i = 0; i < need.length; i++) {
+    const a = have[i] ?? 0;
+    const b = need[i] ?? 0;
+    if (a !== b) return a > b;
+  }
+  return true;
+}

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { loadHostCapabilities, type MutationQueue } from "../tools/index.js";
 import { createContextKitExtension } from "./extension.js";
-import { loadHostModule } from "./host.js";
+import { loadHostModule, versionAtLeast } from "./host.js";
+import { nestedDenialsPlugin } from "./nested-denials.js";
 import { protectionPlugin } from "./protection.js";
 import { sessionLeasePlugin } from "./session-lease-plugin.js";
 import type { SettleGate } from "./settle-gate.js";
@@ -39,13 +40,16 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
       ...(queue ? { withMutationQueue: queue } : {}),
       hostTools: capabilities.tools,
       agentDir,
+      findGlobs: versionAtLeast(typeof host.VERSION === "string" ? host.VERSION : undefined, "1.6")
+        ? "relative"
+        : "anywhere",
     });
     const verification = verificationPlugin(() => capabilities.tools);
     const tui = tuiPlugin({
       ...(options.policyRoot ? { policyRoot: options.policyRoot } : {}),
       reportDir: join(agentDir, "context-kit", "reports"),
     });
-    const plugins = [protection, verification, sessionLeasePlugin(), tui];
+    const plugins = [protection, nestedDenialsPlugin, verification, sessionLeasePlugin(), tui];
     await createContextKitExtension({ plugins, ...(options.gate ? { gate: options.gate } : {}) })(pi);
   };
 }

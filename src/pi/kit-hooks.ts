@@ -2,6 +2,7 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import type { PolicyAllowedData } from "../../reducers/contract/kit-entries.js";
 import type { KitState } from "../../reducers/state.js";
 import type { LiveState } from "./live-state.js";
+import type { SettleStep } from "./settle-step.js";
 
 /** Request inputs read outside the log; the kit records them on the branch before the request's view is computed. */
 export interface RequestInputs {
@@ -17,8 +18,8 @@ export interface KitHooks {
   requestInputs?(state: KitState, ctx: ExtensionContext): RequestInputs;
   /** Host-tool output as the policy lets the model see it. */
   filterOutput?(text: string, ctx: ExtensionContext): string;
-  /** Runs first when a run ends; true when it continued or stopped the run itself (verification). */
-  settle?(event: { messages: unknown[] }, ctx: ExtensionContext): Promise<boolean>;
+  /** Runs first when a run is about to settle; a step (even one without a message) ends the kit's settle work. */
+  settle?(event: { messages: unknown[] }, ctx: ExtensionContext): Promise<SettleStep | null>;
 }
 
 /** What the kit shares with its plugins inside one host process. */

@@ -5,6 +5,7 @@ import {
   createGuardedTools,
   type DenialTracker,
   FILE_TOOL_NAMES,
+  type FindGlobs,
   type MutationQueue,
   resultNeedsErrorFlag,
   type ToolDefinition,
@@ -21,6 +22,8 @@ export interface ProtectionOptions {
   hostTools?: ToolDefinition[];
   /** The host's agent directory: never writable when it lies under the policy root. */
   agentDir?: string;
+  /** How the host line reads `find` patterns with a `/` (relative to the search directory from Pi 1.6). */
+  findGlobs?: FindGlobs;
 }
 
 /** Denial counts backed by the folded session, plus the denials this process issued that are not folded yet. */
@@ -65,6 +68,7 @@ export function protectionPlugin(options: ProtectionOptions = {}): KitPlugin {
         policy: policyFor(ctx),
         denials: tracker,
         ...(options.withMutationQueue ? { withMutationQueue: options.withMutationQueue } : {}),
+        ...(options.findGlobs ? { findGlobs: options.findGlobs } : {}),
       });
       return tools;
     };

@@ -4,6 +4,7 @@ import type { KitState } from "../../reducers/state.js";
 import { kitReducer } from "../fold/kit-reducer.js";
 import { recoveryMarker, stallStop } from "../kit/host-messages.js";
 import type { AgentMessage } from "../log/entry-types.js";
+import { type SettleStep, settleStep } from "./settle-step.js";
 
 export const NEW_REQUEST_ID = "pending-request";
 
@@ -16,6 +17,16 @@ export function decisionForNewRequest(state: KitState): RecoveryDecision {
 
 export function markerFor(state: KitState, requestId: string | null, reason: string) {
   return recoveryMarker({ requestId, promiseEntryIds: [...state.recovery.run.promiseEntryIds], reason });
+}
+
+/** The end of a clean run, decided from the state at the leaf: a recovery that continues the run, the stall stop, or nothing. */
+export function recoveryStep(state: KitState): SettleStep | null {
+  const decision = recoveryDecision(state.recovery, state.request.currentRequestId);
+  if (decision === "recover") {
+    const reason = "three similar action-promise replies without tool progress";
+    return settleStep(markerFor(state, state.request.currentRequestId, reason), true);
+  }
+  return decision === "stop" ? settleStep(stallStopFor(state)) : null;
 }
 
 export function stallStopFor(state: KitState) {

@@ -4,9 +4,9 @@ import { CHECKS, checkResultOf, MAX_ROUNDS, missingChecks } from "../../reducers
 import { completionReport, verificationIncomplete } from "../kit/host-messages.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import type { ToolDefinition } from "../tools/index.js";
-import { untilIdle } from "./idle.js";
 import type { KitPlugin, KitServices } from "./kit-hooks.js";
 import { endedCleanly } from "./recovery-hooks.js";
+import { settleStep } from "./settle-step.js";
 
 /** Output kept per check in the report (its tail): enough for a failing test's assertion and location. */
 const SUMMARY_CHARS = 4000;
@@ -44,30 +44,26 @@ async function runCheck(tool: ToolDefinition, ctx: ExtensionContext, kit: KitSer
  * the real results go to the model as a visible completion report and the host continues.
  */
 export function verificationPlugin(checkTools: () => ToolDefinition[]): KitPlugin {
-  return (pi: ExtensionAPI, kit) => ({
+  return (_pi: ExtensionAPI, kit) => ({
     async settle(event, ctx) {
       const tools = new Map(checkTools().map((t) => [t.name, t]));
-      if (!CHECKS.every((name) => tools.has(name))) return false;
-      if (!endedCleanly(event.messages as AgentMessage[])) return false;
+      if (!CHECKS.every((name) => tools.has(name))) return null;
+      if (!endedCleanly(event.messages as AgentMessage[])) return null;
       const state = kit.live.atLeaf(ctx.sessionManager);
       const missing = missingChecks(state.verification);
-      if (missing.length === 0) return false;
+      if (missing.length === 0) return null;
       const requestId = state.request.currentRequestId;
       const revision = state.verification.revision;
       if (state.verification.roundsThisRequest >= MAX_ROUNDS) {
-        if (!state.verification.incomplete) {
-          const rounds = state.verification.roundsThisRequest;
-          if (await untilIdle(ctx)) pi.sendMessage(verificationIncomplete({ requestId, revision, missing, rounds }));
-        }
-        return true;
+        if (state.verification.incomplete) return settleStep(null);
+        const rounds = state.verification.roundsThisRequest;
+        return settleStep(verificationIncomplete({ requestId, revision, missing, rounds }));
       }
       const checks: CheckOutcome[] = [];
       for (const name of missing) checks.push(await runCheck(tools.get(name) as ToolDefinition, ctx, kit));
       const report = completionReport({ requestId, revision, round: state.verification.roundsThisRequest + 1, checks });
-      if (!(await untilIdle(ctx))) return true;
       kit.continuingWithVerification();
-      pi.sendMessage(report, { triggerTurn: true });
-      return true;
+      return settleStep(report, true);
     },
   });
 }

@@ -2,7 +2,7 @@ import { keepsBeforeMarker } from "../../projections/context-in-force.js";
 import type { KitRecord } from "../../reducers/contract/events.js";
 import { denialOf } from "../../reducers/denials.js";
 import { kitRecordOf, kitRecordProblem } from "../fold/kit-records.js";
-import { textOf } from "../fold/to-event.js";
+import { isCancelledResult, nestedCallsOf, textOf } from "../fold/to-event.js";
 import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
 import { entryMessage } from "../tree/host-context.js";
 
@@ -20,6 +20,7 @@ const KIT_NAMES: Record<KitRecord["type"], string> = {
   toolLoopStop: "kit: tool-loop stop",
   rootGuidance: "kit: root guidance",
   requestDigest: "kit: request digest",
+  nestedDenial: "kit: nested call denied",
 };
 
 export const PREVIEW_CHARS = 100;
@@ -172,6 +173,13 @@ function messagePreview(message: AgentMessage): string {
     case "branchSummary":
     case "compactionSummary":
       return message.summary;
+    case "toolResult": {
+      const nested = nestedCallsOf((message as { nestedCalls?: unknown }).nestedCalls);
+      const text = textOf(message);
+      if (!nested) return text;
+      const calls = nested.calls.map((c) => `${c.name} ${c.status}`).join(", ");
+      return `[nested: ${calls}${nested.complete ? "" : "; record incomplete"}] ${text}`;
+    }
     default: {
       const text = textOf(message);
       const images = Array.isArray(message.content) && message.content.some((b) => b?.type === "image");
@@ -227,9 +235,10 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
   let flags = messageCode(message);
   if (entry.type === "compaction") flags |= FLAG.compaction;
   if (record) flags |= FLAG.kit;
+  if (record?.type === "nestedDenial") flags |= FLAG.denial;
   if (problem !== null) flags |= FLAG.kitInvalid;
   if (message?.role === "toolResult") {
-    if (message.isError) flags |= FLAG.error;
+    if (message.isError && !isCancelledResult(message.content)) flags |= FLAG.error;
     if (denialOf(message.details)) flags |= FLAG.denial;
   }
   if (message?.role === "assistant" && (message.stopReason === "error" || message.errorMessage)) flags |= FLAG.error;

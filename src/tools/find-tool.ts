@@ -28,10 +28,10 @@ export function createFindTool(deps: ToolDeps): ToolDefinition<FindParams> {
       const notDir = await requireDirectory(decision.path, ops, policy.root, "find");
       if (notDir) return notDir;
       const limit = countArg(params.limit, 1000);
-      const matches = findMatcher(params.pattern);
+      const matches = findMatcher(params.pattern, deps.findGlobs);
       const found: string[] = [];
       const walked = await walkTree(decision.path, deps, signal, (entry) => {
-        if (matches(entry.path, entry.name)) found.push(entry.rel);
+        if (matches(entry.path, entry.name, entry.rel)) found.push(entry.rel);
         return found.length < limit;
       });
       const details = {

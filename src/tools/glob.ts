@@ -76,13 +76,21 @@ function posix(path: string): string {
 }
 
 /**
- * The host's `find` semantics (fd --glob): a pattern without `/` matches the entry's name; one with `/` matches the
- * entry's absolute path, with a leading any-depth segment added unless the pattern starts with one or with `/`.
+ * The host's `find` semantics (fd --glob): a pattern without `/` matches the entry's name at any depth. One with `/`
+ * matches, up to Pi 1.5, the entry's absolute path with a leading any-depth segment added unless the pattern starts
+ * with one or with `/`; from Pi 1.6, the path relative to the search directory (a leading `./` dropped).
  */
-export function findMatcher(pattern: string): (absPath: string, name: string) => boolean {
+export function findMatcher(
+  pattern: string,
+  globs: "anywhere" | "relative" = "anywhere",
+): (absPath: string, name: string, relPath: string) => boolean {
   if (!pattern.includes("/")) {
     const re = globToRegExp(pattern);
     return (_abs, name) => re.test(name);
+  }
+  if (globs === "relative") {
+    const re = globToRegExp(pattern.replace(/^(?:\.\/)+/, ""));
+    return (_abs, _name, rel) => re.test(posix(rel));
   }
   const anchored = pattern.startsWith("/") || pattern.startsWith("**/") || pattern === "**" ? pattern : `**/${pattern}`;
   const re = globToRegExp(anchored);

@@ -27,6 +27,7 @@ export {
 export * from "./schemas.js";
 export {
   DEFAULT_TOOL_LIMITS,
+  type FindGlobs,
   type GuardedToolsOptions,
   type MutationQueue,
   type ToolLimits,

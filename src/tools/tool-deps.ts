@@ -34,7 +34,14 @@ export interface GuardedToolsOptions {
    * `<agentDir>/bin/rg` or `rg` on PATH, unless `operations` are injected (rg would bypass them).
    */
   ripgrep?: RipgrepSetting;
+  /**
+   * How `find` reads a pattern with `/`: anywhere below the search directory (the host up to 1.5), or relative to it
+   * (1.6 and later, like grep's `glob`). Default: anywhere.
+   */
+  findGlobs?: FindGlobs;
 }
+
+export type FindGlobs = "anywhere" | "relative";
 
 export interface ToolDeps {
   policy: Policy;
@@ -46,6 +53,7 @@ export interface ToolDeps {
   ripgrep: string | null;
   /** Where the markers are below the folders searched with rg, checked afresh on each search. */
   markers: MarkerIndex;
+  findGlobs: FindGlobs;
 }
 
 export function resolveToolDeps(options: GuardedToolsOptions): ToolDeps {
@@ -59,6 +67,7 @@ export function resolveToolDeps(options: GuardedToolsOptions): ToolDeps {
     skipDirNames: new Set(skipDirNames),
     ripgrep: options.ripgrep !== undefined ? options.ripgrep : options.operations ? null : findRipgrep(),
     markers: new MarkerIndex(options.policy.caseInsensitive, skipDirNames),
+    findGlobs: options.findGlobs ?? "anywhere",
   };
 }
 

@@ -1,10 +1,12 @@
 import { KIT, type RequestDigestData } from "../../reducers/contract/kit-entries.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
-import { entryMessage } from "../tree/host-context.js";
+import type { AgentMessage } from "../log/entry-types.js";
+import { buildHostContext, entryMessage } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { leafViewCore } from "./leaf-view.js";
 import { requestDigest, requestDigestV1 } from "./request-digest.js";
+import { systemDigest } from "./system-digest.js";
 
 /** A live request as the log records it: its digest entry and the leaf whose view it was. */
 export interface RecordedRequest {
@@ -58,6 +60,20 @@ export interface VerifiedRequest extends RecordedRequest {
   status: RequestStatus;
   /** The digest of the view recomputed at the leaf (null when the leaf is not in the file). */
   computed: string | null;
+  /** Where the request recorded a system part: its digest recomputed from the system messages at the leaf. */
+  computedSystem?: string;
+}
+
+/**
+ * A request whose messages were reproduced still differs when its recorded system part (the prompt and tools its
+ * system messages replay to) is not what the host context at its leaf replays to.
+ */
+export function withSystemCheck(verified: VerifiedRequest, system: readonly AgentMessage[]): VerifiedRequest {
+  const recorded = verified.recorded.system;
+  if (!recorded || verified.status === "unresolved") return verified;
+  const computedSystem = systemDigest(system).digest;
+  const differs = computedSystem !== recorded.digest && verified.status === "verified";
+  return { ...verified, computedSystem, ...(differs ? { status: "differs" as const } : {}) };
 }
 
 /** Recomputes the view at the request's leaf and compares its digest with the recorded one. */
@@ -68,9 +84,10 @@ export function verifyRequest(
   kitVersion: string,
 ): VerifiedRequest {
   if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
-  const messages = leafViewCore(tree, fold, request.leafId).messages;
-  const computed = request.format === 1 ? requestDigestV1(messages) : requestDigest(messages);
-  return { ...request, status: requestStatus(request, computed, kitVersion), computed };
+  const core = leafViewCore(tree, fold, request.leafId);
+  const computed = request.format === 1 ? requestDigestV1(core.messages) : requestDigest(core.messages);
+  const system = buildHostContext(tree, request.leafId).messages;
+  return withSystemCheck({ ...request, status: requestStatus(request, computed, kitVersion), computed }, system);
 }
 
 /** Verified when the digests agree; else differs, or comes from another kit version. */

@@ -1,10 +1,10 @@
 import { outgoingView } from "../../projections/outgoing-view.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import type { AgentMessage, SessionEntry, UserMessage } from "../log/entry-types.js";
-import { contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-context.js";
+import { buildHostContext, contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { leafViewCore } from "./leaf-view.js";
-import { type RecordedRequest, type RequestStatus, requestStatus, type VerifiedRequest } from "./recorded-requests.js";
+import { type RecordedRequest, requestStatus, type VerifiedRequest, withSystemCheck } from "./recorded-requests.js";
 import { CHAIN_START, chainDigestOf, chainStep, messageDigest, requestDigestV1 } from "./request-digest.js";
 
 /**
@@ -22,6 +22,8 @@ export class RequestViews {
   private readonly usersBefore: number[] = [];
   /** The host context of `path` (no 1.x system messages), or null when it must be rebuilt from the path. */
   private host: { messages: AgentMessage[]; plain: boolean } | null = null;
+  /** The 1.x system messages of the host context of `path` (none while it only extends plainly). */
+  private system: AgentMessage[] = [];
   /** The previous view's messages and the chain value after each (`requestDigest`). */
   private previous: AgentMessage[] = [];
   private chains: string[] = [];
@@ -69,7 +71,8 @@ export class RequestViews {
     }
     // A fresh array, owned here: later entries are pushed onto it.
     const messages = contextOfPath(this.path).messages;
-    const kept = messages.some((m) => m.role === "system") ? messages.filter((m) => m.role !== "system") : messages;
+    this.system = messages.filter((m) => m.role === "system");
+    const kept = this.system.length > 0 ? messages.filter((m) => m.role !== "system") : messages;
     this.host = { messages: kept, plain: !this.path.some(isOneX) };
     return this.host.messages;
   }
@@ -118,8 +121,8 @@ export class RequestViews {
       ? this.messagesAt(request.leafId)
       : leafViewCore(this.tree, this.fold, request.leafId).messages;
     const computed = request.format === 1 ? requestDigestV1(messages) : this.digest(messages);
-    const status: RequestStatus = requestStatus(request, computed, kitVersion);
-    return { ...request, status, computed };
+    const system = this.tree.get(request.leafId) ? this.system : buildHostContext(this.tree, request.leafId).messages;
+    return withSystemCheck({ ...request, status: requestStatus(request, computed, kitVersion), computed }, system);
   }
 }
 

@@ -1,13 +1,16 @@
 import type { Omitted } from "../../projections/recovery-view.js";
+import { leafSummary, type NestedCallsSummary } from "../fold/replay-report.js";
 import { foldTree } from "../fold/session-fold.js";
 import { textOf } from "../fold/to-event.js";
 import type { Diagnostic } from "../log/diagnostics.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import { kitVersion } from "../package-root.js";
 import { plural } from "../text.js";
+import { buildHostContext } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { viewOfLeaf } from "./leaf-view.js";
 import { type RequestStatus, recordedRequests, requestName, verifyRequest } from "./recorded-requests.js";
+import { systemState } from "./system-digest.js";
 
 export interface ViewReport {
   file: string;
@@ -18,6 +21,10 @@ export interface ViewReport {
   tokensEstimate: { full: number; view: number };
   /** The recorded live requests made at this leaf (usually one; none for a leaf no request was made at). */
   requests: { number: number; digestEntryId: string; status: RequestStatus; name: string }[];
+  /** The 1.x system messages the host sends with the view (outside the `context` hook): what they replay to. */
+  system?: { messages: number; sections: string[]; tools: string[] };
+  /** Calls tools made to other tools on this branch (metadata of the session record; never sent to the model). */
+  nestedCalls?: NestedCallsSummary;
   /** Records that failed their schema (only when there are any): their place is kept, their content left out. */
   invalidRecords?: Diagnostic[];
 }
@@ -50,7 +57,17 @@ export function formatView(r: ViewReport): string {
       ? ["  no recorded request was made at this leaf"]
       : r.requests.map((q) => `  ${q.name}: ${q.status === "verified" ? "reproduced" : q.status}`)),
     `  omitted: ${plural(o.assistant, "assistant reply", "assistant replies")}, ${plural(o.toolResult, "tool result")}, ${o.other} other; ~${r.tokensEstimate.view} of ~${r.tokensEstimate.full} tokens`,
+    ...(r.system
+      ? [
+          `  system (the host sends it with the view): ${plural(r.system.messages, "system message")}; sections ${r.system.sections.join(", ") || "-"}; tools ${r.system.tools.join(", ") || "-"}`,
+        ]
+      : []),
     ...r.messages.map((m, i) => `  ${String(i).padStart(4)} ${preview(m)}`),
+    ...(r.nestedCalls
+      ? [
+          `  nested calls (session metadata, not sent to the model): ${r.nestedCalls.calls}, ${r.nestedCalls.failed} failed${r.nestedCalls.recordIncomplete.length > 0 ? `; record incomplete at ${r.nestedCalls.recordIncomplete.join(",")}` : ""}`,
+        ]
+      : []),
     ...(r.invalidRecords ?? []).map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
   ].join("\n");
 }
@@ -65,7 +82,7 @@ export function viewReport(shown: string, tree: SessionTree, leaf: string | null
       const verified = verifyRequest(tree, fold, q, kitVersion());
       return { number: q.number, digestEntryId: q.digestEntryId, status: verified.status, name: requestName(q) };
     });
-  return {
+  const report: ViewReport = {
     file: shown,
     leafId: v.leafId,
     anchorId: v.anchorIndex >= 0 ? v.anchorId : null,
@@ -74,4 +91,12 @@ export function viewReport(shown: string, tree: SessionTree, leaf: string | null
     tokensEstimate: v.tokensEstimate,
     requests,
   };
+  const { state: system, count } = systemState(buildHostContext(tree, v.leafId).messages);
+  if (count > 0) {
+    const tools = system.tools.map((t) => (t as { name: string }).name);
+    report.system = { messages: count, sections: Object.keys(system.sections), tools };
+  }
+  const nested = v.leafId === null ? undefined : leafSummary(fold, v.leafId).nestedCalls;
+  if (nested) report.nestedCalls = nested;
+  return report;
 }

@@ -2,6 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { foldTree } from "../../src/fold/session-fold.js";
 import { FATAL_CODES } from "../../src/log/diagnostics.js";
 import { readSessionFile } from "../../src/log/read-session.js";
 import { loadHostModule } from "../../src/pi/host.js";
@@ -124,6 +125,7 @@ describe.skipIf(SKIP_HOST1)("sessions written by Pi 1.x: the kit reads them as 1
   let cliFile = "";
   let extendedFile = "";
   let afterSecond = "";
+  let afterRetainNone = "";
 
   beforeAll(async () => {
     // 1. The real 1.x CLI in RPC mode with the faux provider and the kit: system messages, tool results, the kit's
@@ -222,6 +224,38 @@ describe.skipIf(SKIP_HOST1)("sessions written by Pi 1.x: the kit reads them as 1
     sm.branch(beforeSecond);
     sm.appendMessage({ role: "user", content: "A sibling branch without the second compaction.", timestamp: 1 });
     sm.branchWithSummary(lastUser, "Left a branch.");
+    // 1.6 records: a tool whose result records its nested calls, a call Esc cancelled before it started, then a
+    // retain-none compaction (it keeps no entry before itself) and a turn after it.
+    sm.appendMessage(
+      assistant([{ type: "toolCall", id: "call_cm", name: "codemode", arguments: { code: "…" } }], "toolUse"),
+    );
+    sm.appendMessage({
+      role: "toolResult",
+      toolCallId: "call_cm",
+      toolName: "codemode",
+      content: [{ type: "text", text: "ran 2 calls" }],
+      nestedCalls: {
+        calls: [
+          { id: "call_cm/1", name: "write", arguments: { path: "a.txt", content: "x" }, status: "ok", durationMs: 3 },
+          { id: "call_cm/2", name: "read", argumentsBytes: 90000, status: "error", error: "ENOENT" },
+        ],
+        complete: false,
+      },
+      isError: false,
+      timestamp: Date.now(),
+    });
+    sm.appendMessage(assistant([{ type: "toolCall", id: "call_ab", name: "ls", arguments: { path: "." } }], "toolUse"));
+    sm.appendMessage({
+      role: "toolResult",
+      toolCallId: "call_ab",
+      toolName: "ls",
+      content: [{ type: "text", text: "Operation aborted" }],
+      isError: true,
+      timestamp: Date.now(),
+    });
+    sm.appendMessage(assistant([{ type: "text", text: "Stopped." }], "aborted"));
+    sm.appendCompaction("Nothing kept.", null, 99);
+    afterRetainNone = sm.appendMessage({ role: "user", content: "After a retain-none compaction.", timestamp: 2 });
   }, 90_000);
 
   it("the CLI's file: system messages, markers and a compaction with its system message", () => {
@@ -264,6 +298,20 @@ describe.skipIf(SKIP_HOST1)("sessions written by Pi 1.x: the kit reads them as 1
     expect(context.find((m) => m.role === "toolResult")).toMatchObject({
       content: [{ type: "text", text: "redacted" }],
     });
+  });
+
+  it("1.6 records: nested calls, an aborted call and a retain-none compaction, read as the host reads them", () => {
+    const text = readFileSync(extendedFile, "utf8");
+    const session = loadSessionText(extendedFile, text);
+    expect(errors(session)).toEqual([]);
+    const retainNone = session.log.entries.find((e) => e.type === "compaction" && e.firstKeptEntryId === e.id);
+    expect(retainNone).toBeDefined();
+    expectSameContexts(session, hostEntries(text), [afterRetainNone]);
+    const roles = buildHostContext(session.tree, afterRetainNone).messages.map((m) => m.role);
+    expect(roles).toEqual(["system", "compactionSummary", "user"]);
+    const state = foldTree(session.tree).stateAt(afterRetainNone);
+    expect(state.nested).toMatchObject({ calls: 2, failed: 1 });
+    expect(state.nested.incompleteRecordIds).toHaveLength(1);
   });
 
   it("hand-damaged 1.x files: missing content reads as empty on 1.x branches", () => {

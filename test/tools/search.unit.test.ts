@@ -26,9 +26,20 @@ describe("globs", () => {
   });
 
   it("find: names without a slash, absolute paths with one", () => {
-    expect(findMatcher("*.ts")("/r/src/a.ts", "a.ts")).toBe(true);
-    expect(findMatcher("src/*.ts")("/r/src/a.ts", "a.ts")).toBe(true);
-    expect(findMatcher("src/*.ts")("/r/lib/a.ts", "a.ts")).toBe(false);
+    expect(findMatcher("*.ts")("/r/src/a.ts", "a.ts", "src/a.ts")).toBe(true);
+    expect(findMatcher("src/*.ts")("/r/src/a.ts", "a.ts", "src/a.ts")).toBe(true);
+    expect(findMatcher("src/*.ts")("/r/lib/a.ts", "a.ts", "lib/a.ts")).toBe(false);
+    expect(findMatcher("src/*.ts")("/r/pkg/src/a.ts", "a.ts", "pkg/src/a.ts")).toBe(true);
+  });
+
+  it("find on Pi 1.6: a pattern with a slash is relative to the search directory", () => {
+    const relative = (pattern: string, rel: string) =>
+      findMatcher(pattern, "relative")(`/r/${rel}`, rel.split("/").at(-1) as string, rel);
+    expect(relative("src/*.ts", "src/a.ts")).toBe(true);
+    expect(relative("src/*.ts", "pkg/src/a.ts")).toBe(false);
+    expect(relative("**/src/*.ts", "pkg/src/a.ts")).toBe(true);
+    expect(relative("./src/*.ts", "src/a.ts")).toBe(true);
+    expect(relative("*.ts", "pkg/src/a.ts")).toBe(true);
   });
 
   it("grep: names without a slash, relative paths with one, ! negates", () => {

@@ -73,11 +73,12 @@ function checkLoaded(path: string, shown: string): CheckFileReport {
     requests[r.status]++;
     const name = requestName(r);
     if (r.status === "differs") {
-      violations.push({
-        leafId: r.leafId as string,
-        code: "REQUEST_DIFFERS",
-        message: `${name}: the view recomputed at its leaf has digest ${r.computed}, the request recorded ${r.recorded.digest}`,
-      });
+      const system = r.recorded.system;
+      const message =
+        r.computed === r.recorded.digest && system
+          ? `${name}: the system messages at its leaf replay to digest ${r.computedSystem}, the request recorded ${system.digest}`
+          : `${name}: the view recomputed at its leaf has digest ${r.computed}, the request recorded ${r.recorded.digest}`;
+      violations.push({ leafId: r.leafId as string, code: "REQUEST_DIFFERS", message });
     } else if (r.status === "otherVersion") {
       warnings.push({
         code: "W_OTHER_KIT_VERSION",

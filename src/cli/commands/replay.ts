@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { isMainThread } from "node:worker_threads";
 import { ReadingFold } from "../../fold/reading-fold.js";
 import {
+  branchReplay,
   formatReplay,
   type LeafSummary,
   type ReplayReport,
@@ -94,14 +95,9 @@ async function replayTreeSplit(path: string, shown: string): Promise<ReplayRepor
     if (tree === null || tree.entries !== log.entries.length || tree.bytes !== log.bytes) return null;
     if (tree.activeLeafId !== (last === undefined ? null : last.id)) return null;
     const active = tree.activeLeafId;
-    const branches = tree.branches.map((b) => ({
-      leafId: b.leafId,
-      active: b.leafId === active,
-      depth: b.depth,
-      forkFromId: b.forkFromId,
-      state: b.state,
-      toolLoop: b.toolLoop,
-    }));
+    const branches = tree.branches.map((b) =>
+      branchReplay({ leafId: b.leafId, active: b.leafId === active, depth: b.depth, forkFromId: b.forkFromId }, b),
+    );
     return { file: shown, activeLeafId: active, branches };
   } finally {
     worker.stop();

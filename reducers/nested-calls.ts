@@ -1,0 +1,51 @@
+import { produce } from "immer";
+import type { KitEvent } from "./contract/events.js";
+import { exhaustive } from "./session.js";
+import type { NestedCallSeen, NestedCallsSlice } from "./state.js";
+
+/** Nested calls kept per branch for the audit, newest last. */
+export const RECENT_NESTED_CALLS = 16;
+
+export function initialNestedCalls(): NestedCallsSlice {
+  return { calls: 0, failed: 0, unfinished: 0, incompleteRecordIds: [], recent: [] };
+}
+
+/** The calls tools made to other tools on the branch: counts, the latest few, and the results whose record is cut. */
+export const nestedCallsReducer = (state: NestedCallsSlice, event: KitEvent): NestedCallsSlice => {
+  switch (event.kind) {
+    case "toolResult":
+      if (!event.nested || event.nested.complete) return state;
+      return produce(state, (d) => {
+        d.incompleteRecordIds.push(event.entryId);
+      });
+    case "nestedCall": {
+      const { call } = event;
+      const seen: NestedCallSeen = {
+        entryId: event.entryId,
+        parentCallId: event.parentCallId,
+        id: call.id,
+        tool: call.name,
+        status: call.status,
+        ...(call.args !== undefined ? { args: call.args } : {}),
+        ...(call.error !== undefined ? { error: call.error } : {}),
+      };
+      return produce(state, (d) => {
+        d.calls += 1;
+        if (call.status === "error") d.failed += 1;
+        if (call.status === "unfinished") d.unfinished += 1;
+        d.recent.push(seen);
+        if (d.recent.length > RECENT_NESTED_CALLS) d.recent.shift();
+      });
+    }
+    case "user":
+    case "assistant":
+    case "kit":
+    case "hostMessage":
+    case "modelChange":
+    case "thinkingChange":
+    case "other":
+      return state;
+    default:
+      return exhaustive(event);
+  }
+};
