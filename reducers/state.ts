@@ -136,6 +136,8 @@ export interface ToolLoopSlice {
   markersThisRequest: number;
   /** STALLED_REPEATED_TOOL_CALLS was appended in this request, with the loop it named. */
   stopped: ToolLoopReport | null;
+  /** A user message came after the latest call: the next call starts new runs (the loop before it still shows). */
+  runsEnded: boolean;
   /** Loop episodes that ended earlier on the branch, oldest first. */
   episodes: readonly ToolLoopEpisode[];
   /** The episode the latest calls are in; null when they are in none. */

@@ -41,6 +41,7 @@ function copy(state: ToolLoopSlice): ToolLoopSlice {
     markerRequestId: state.markerRequestId,
     markersThisRequest: state.markersThisRequest,
     stopped: state.stopped,
+    runsEnded: state.runsEnded,
     episodes: state.episodes,
     episode: state.episode,
   };
@@ -56,6 +57,7 @@ export function initialToolLoop(): ToolLoopSlice {
     markerRequestId: null,
     markersThisRequest: 0,
     stopped: null,
+    runsEnded: false,
     episodes: Object.freeze([]) as readonly ToolLoopEpisode[],
     episode: null,
   });
@@ -112,24 +114,27 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
   layouts.push(new PendingCall("", "", null, ""), new CallRecord(null, "", "", null, unpaired, "", "", null));
 
   const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
-    const dropped = Math.max(0, state.recent.length + 1 - TOOL_LOOP_THRESHOLDS.window);
-    const recent = state.recent.slice(dropped);
+    const earlier = state.runsEnded ? [] : state.recent;
+    const dropped = Math.max(0, earlier.length + 1 - TOOL_LOOP_THRESHOLDS.window);
+    const recent = earlier.slice(dropped);
     recent.push(record);
-    const shifted = state.boundary === null ? null : state.boundary - dropped;
+    const shifted = state.boundary === null || state.runsEnded ? null : state.boundary - dropped;
     const boundary = shifted !== null && shifted > 0 ? shifted : null;
     const next = copy(state);
     next.recent = recent;
     next.boundary = boundary;
+    next.runsEnded = false;
     next.loop = findLoop(recent, boundary, detector);
-    if (next.loop) {
-      next.episode =
-        state.loop && state.episode
-          ? extendEpisode(state.episode, record, next.loop.kind)
-          : openEpisode(recent.slice(-next.loop.length), next.loop.kind);
-      if (!state.loop && state.episode) next.episodes = [...state.episodes, state.episode.episode];
-    } else if (state.episode) {
+    const continues = state.loop !== null && !state.runsEnded;
+    if (state.episode && !(next.loop && continues)) {
       next.episodes = [...state.episodes, state.episode.episode];
       next.episode = null;
+    }
+    if (next.loop) {
+      next.episode =
+        continues && state.episode
+          ? extendEpisode(state.episode, record, next.loop.kind)
+          : openEpisode(recent.slice(-next.loop.length), next.loop.kind);
     }
     return next;
   };
@@ -153,17 +158,12 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     switch (event.kind) {
       case "user": {
         // A user message starts new runs: a retry the user asked for is not a loop.
-        if (state.markersThisRequest === 0 && state.stopped === null && state.recent.length === 0) return state;
+        const runsEnded = state.runsEnded || state.recent.length > 0;
+        if (state.markersThisRequest === 0 && state.stopped === null && state.runsEnded === runsEnded) return state;
         const next = copy(state);
         next.markersThisRequest = 0;
         next.stopped = null;
-        next.recent = [];
-        next.boundary = null;
-        next.loop = null;
-        if (state.episode) {
-          next.episodes = [...state.episodes, state.episode.episode];
-          next.episode = null;
-        }
+        next.runsEnded = runsEnded;
         return next;
       }
       case "assistant": {
