@@ -133,11 +133,14 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     if (next.loop) {
       next.episode =
         continues && state.episode
-          ? extendEpisode(state.episode, record, next.loop.kind)
-          : openEpisode(recent.slice(-next.loop.length), next.loop.kind);
+          ? extendEpisode(state.episode, record, next.loop.kind, episodeKey)
+          : openEpisode(recent.slice(-next.loop.length), next.loop.kind, episodeKey);
     }
     return next;
   };
+
+  /** A call's identity in an episode: calls to one missing tool are one call whatever their arguments. */
+  const episodeKey = (c: ToolCallRecord) => (detector.unknownTool(c.result) ? `missing\u0000${c.tool}` : c.key);
 
   /** Whether a write or edit with this result left a file in a state not already seen in the run. */
   const changeOf = (recent: readonly ToolCallRecord[], tool: string, args: unknown, result: ToolResultRef) => {
@@ -239,11 +242,16 @@ function pendingCall(pending: readonly PendingToolCall[], id: string): PendingTo
 }
 
 /** An episode from the calls that formed it. */
-function openEpisode(calls: readonly ToolCallRecord[], kind: ToolLoopEpisode["kind"]): OpenToolLoopEpisode {
+function openEpisode(
+  calls: readonly ToolCallRecord[],
+  kind: ToolLoopEpisode["kind"],
+  keyOf: (c: ToolCallRecord) => string,
+): OpenToolLoopEpisode {
   const distinct = new Map<string, { tool: string; args: unknown }>();
   const entryIds: string[] = [];
   for (const c of calls) {
-    if (!distinct.has(c.key)) distinct.set(c.key, { tool: c.tool, args: c.args });
+    const key = keyOf(c);
+    if (!distinct.has(key)) distinct.set(key, { tool: c.tool, args: c.args });
     if (entryIds[entryIds.length - 1] !== c.callEntryId) entryIds.push(c.callEntryId);
     entryIds.push(c.resultEntryId);
   }
@@ -258,9 +266,15 @@ function openEpisode(calls: readonly ToolCallRecord[], kind: ToolLoopEpisode["ki
 }
 
 /** The episode with one more call that continues its loop. */
-function extendEpisode(open: OpenToolLoopEpisode, c: ToolCallRecord, kind: ToolLoopEpisode["kind"]) {
+function extendEpisode(
+  open: OpenToolLoopEpisode,
+  c: ToolCallRecord,
+  kind: ToolLoopEpisode["kind"],
+  keyOf: (c: ToolCallRecord) => string,
+) {
   const { episode } = open;
-  const repeated = open.keys.includes(c.key);
+  const key = keyOf(c);
+  const repeated = open.keys.includes(key);
   const entryIds = [...episode.entryIds];
   if (entryIds[entryIds.length - 1] !== c.callEntryId) entryIds.push(c.callEntryId);
   entryIds.push(c.resultEntryId);
@@ -272,7 +286,7 @@ function extendEpisode(open: OpenToolLoopEpisode, c: ToolCallRecord, kind: ToolL
       callCount: episode.callCount + 1,
       wastedCalls: episode.wastedCalls + (repeated ? 1 : 0),
     },
-    keys: repeated ? open.keys : [...open.keys, c.key],
+    keys: repeated ? open.keys : [...open.keys, key],
   };
   return next;
 }
@@ -306,7 +320,9 @@ export function toolLoopReport(state: ToolLoopSlice): ToolLoopReport | null {
       if (entryIds[entryIds.length - 1] !== c.callEntryId) entryIds.push(c.callEntryId);
       entryIds.push(c.resultEntryId);
     }
-    return { kind: state.loop.kind, calls: [...distinct.values()], entryIds };
+    // The episode names calls to one missing tool once, whatever their arguments.
+    const named = state.episode && state.episode.keys.length < distinct.size ? state.episode.episode.calls : null;
+    return { kind: state.loop.kind, calls: named ?? [...distinct.values()], entryIds };
   }
   return state.stopped;
 }

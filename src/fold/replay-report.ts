@@ -1,6 +1,6 @@
 import type { ToolLoopReport } from "../../reducers/contract/kit-entries.js";
 import type { KitState } from "../../reducers/state.js";
-import { toolLoopReport } from "../../reducers/tool-loop.js";
+import { type ToolLoopEpisodeReport, toolLoopEpisodes, toolLoopReport } from "../../reducers/tool-loop.js";
 import { describeToolLoop } from "../kit/host-messages.js";
 import type { LoadedSession } from "../session.js";
 import { plural } from "../text.js";
@@ -17,6 +17,10 @@ export interface BranchReplay {
   state: StateSummary;
   /** The tool-call loop the branch ends in, with the loop markers of its current request. */
   toolLoop: { loop: ToolLoopReport | null; markerId: string | null; markersThisRequest: number };
+  /** Every tool-loop episode on the branch, escaped or not, oldest first. */
+  toolLoopEpisodes: ToolLoopEpisodeReport[];
+  /** Calls in those episodes that repeated one already made in the same episode. */
+  toolLoopWastedCalls: number;
 }
 
 export interface ReplayReport {
@@ -29,6 +33,8 @@ export interface ReplayReport {
 export interface LeafSummary {
   state: StateSummary;
   toolLoop: BranchReplay["toolLoop"];
+  toolLoopEpisodes: ToolLoopEpisodeReport[];
+  toolLoopWastedCalls: number;
 }
 
 /** Where `replaySession` reads each leaf's summary from. */
@@ -39,7 +45,13 @@ export interface LeafSummaries {
 /** The summary of the state after `leafId`. */
 export function leafSummary(states: StateSource, leafId: string): LeafSummary {
   const state = states.stateAt(leafId);
-  return { state: summarizeState(state), toolLoop: toolLoopSummary(state.toolLoop) };
+  const episodes = toolLoopEpisodes(state.toolLoop);
+  return {
+    state: summarizeState(state),
+    toolLoop: toolLoopSummary(state.toolLoop),
+    toolLoopEpisodes: episodes,
+    toolLoopWastedCalls: episodes.reduce((sum, e) => sum + e.wastedCalls, 0),
+  };
 }
 
 /** Summaries read from a fold (a `ReadingFold` of the same read, or the tree's own). */
@@ -68,6 +80,8 @@ export function replaySession(
       forkFromId: leafId === active || active === null ? null : tree.commonAncestor(leafId, active),
       state: summary.state,
       toolLoop: summary.toolLoop,
+      toolLoopEpisodes: summary.toolLoopEpisodes,
+      toolLoopWastedCalls: summary.toolLoopWastedCalls,
     };
   });
   return { file, activeLeafId: active, branches };
@@ -88,6 +102,14 @@ export function formatReplay(report: ReplayReport): string {
     const t = b.toolLoop;
     const marker = t.markerId ? `; marker ${t.markerId} (${t.markersThisRequest} in this request)` : "";
     lines.push(`    tool loop ${t.loop ? describeToolLoop(t.loop) : "-"}${marker}`);
+    if (b.toolLoopEpisodes.length > 0) {
+      const count = plural(b.toolLoopEpisodes.length, "episode", "episodes");
+      lines.push(`    tool-loop ${count} on the branch, ${plural(b.toolLoopWastedCalls, "call", "calls")} wasted`);
+      for (const e of b.toolLoopEpisodes) {
+        const where = e.atLeaf ? " (the branch ends in it)" : "";
+        lines.push(`      ${describeToolLoop(e)}; ${e.callCount} calls${where}`);
+      }
+    }
   }
   return lines.join("\n");
 }

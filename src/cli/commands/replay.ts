@@ -101,6 +101,8 @@ async function replayTreeSplit(path: string, shown: string): Promise<ReplayRepor
       forkFromId: b.forkFromId,
       state: b.state,
       toolLoop: b.toolLoop,
+      toolLoopEpisodes: b.toolLoopEpisodes,
+      toolLoopWastedCalls: b.toolLoopWastedCalls,
     }));
     return { file: shown, activeLeafId: active, branches };
   } finally {
