@@ -57,7 +57,8 @@ const DIGIT = /\d/;
 /** A field name word followed by what the field pattern needs after it (its `timestamp` and `uptime` hold `time`). */
 const FIELD_NAME = /(?:duration|elapsed|took|latency|time|date|started|finished|ended|pid)[\w-]*"?\s*[:=]/i;
 /** Generated ids and per-call counters: a message, run, session, request, call or trace id, a sequence number. */
-const ID_FIELD = /(?:message|msg|run|session|request|call|trace|span|job|task|event|delivery|idempotency)[_-]?(?:id|key)\b|\b(?:seq|sequence|counter|attempt|invocation)\b/i;
+const ID_FIELD =
+  /(?:message|msg|run|session|request|call|trace|span|job|task|event|delivery|idempotency)[_-]?(?:id|key)\b|\b(?:seq|sequence|counter|attempt|invocation)\b/i;
 const PID_WORD = /pid|process/i;
 const TMP_WORD = /te?mp/i;
 const hasDigit = (t: string) => DIGIT.test(t);
@@ -79,7 +80,11 @@ const VOLATILE: readonly [RegExp, string, (text: string) => boolean][] = [
     "$1<id>",
     (t) => ID_FIELD.test(t),
   ],
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>", (t) => t.includes("-") && hasDigit(t)],
+  [
+    /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+    "<uuid>",
+    (t) => t.includes("-") && hasDigit(t),
+  ],
   [/\u001b\[[0-9;?]*[A-Za-z]/g, "", (t) => t.includes("\u001b[")],
   [
     /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g,

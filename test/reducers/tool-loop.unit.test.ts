@@ -157,7 +157,10 @@ describe("tool-loop detection", () => {
   it("re-running the tests after each write of new content is not a loop; rewriting the same content is", () => {
     const rounds = (content: (i: number) => string) => (b: SessionBuilder) => {
       for (let i = 0; i < 4; i++) {
-        b.toolRound("write", { path: "a.ts", content: content(i) }, "Wrote 19 bytes", { path: "/p/a.ts", mutated: true });
+        b.toolRound("write", { path: "a.ts", content: content(i) }, "Wrote 19 bytes", {
+          path: "/p/a.ts",
+          mutated: true,
+        });
         b.toolRound("bash", { command: "npm test" }, "Tests: 3 passed");
       }
     };
