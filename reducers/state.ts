@@ -85,6 +85,22 @@ export interface ToolCallRecord {
   result: ToolResultRef;
   callEntryId: string;
   resultEntryId: string;
+  /** For a successful write or edit: whether it left a file in a state not already seen in the run ("new"). */
+  change: "new" | "seen" | null;
+}
+
+/** One loop episode on a branch, from the call where it formed to where it ended or the branch ends. */
+export interface ToolLoopEpisode extends ToolLoopReport {
+  /** Calls in the episode. */
+  callCount: number;
+  /** Calls that repeated one already made in the episode: what the loop cost. */
+  wastedCalls: number;
+}
+
+/** The episode the branch is in: its report and the keys of its distinct calls. */
+export interface OpenToolLoopEpisode {
+  episode: ToolLoopEpisode;
+  keys: readonly string[];
 }
 
 /** A tool result as folded; results are compared through the detector, which ignores their volatile parts. */
@@ -120,6 +136,12 @@ export interface ToolLoopSlice {
   markersThisRequest: number;
   /** STALLED_REPEATED_TOOL_CALLS was appended in this request, with the loop it named. */
   stopped: ToolLoopReport | null;
+  /** A user message came after the latest call: the next call starts new runs (the loop before it still shows). */
+  runsEnded: boolean;
+  /** Loop episodes that ended earlier on the branch, oldest first. */
+  episodes: readonly ToolLoopEpisode[];
+  /** The episode the latest calls are in; null when they are in none. */
+  episode: OpenToolLoopEpisode | null;
 }
 
 /** A call a tool made to another tool, as the audit shows it (its result text is not recorded by the host). */

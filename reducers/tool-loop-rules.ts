@@ -4,16 +4,21 @@ import type { ToolCallRecord, ToolResultRef } from "./state.js";
 /**
  * What counts as a tool-call loop: the one place its thresholds live. A call is the tool name with its canonical
  * arguments; results are compared with their volatile parts (timings, timestamps, temp names, PIDs, the kit's own
- * denial counters) left out. Text-only replies, user messages and host messages never break a run; any other tool
- * call does.
+ * denial counters, generated ids) left out. A run belongs to one user request: a user message starts new runs.
+ * Text-only replies and host messages never break a run; a write or edit that leaves no file in a new state neither
+ * breaks nor resets one; any other tool call breaks it.
  */
 export const TOOL_LOOP_THRESHOLDS = Object.freeze({
   /** `repeat`: the same call with the same result this many times in a row. */
   repeat: 4,
+  /** `repeat` for a call that waits on something running (a known poll, or "no new output yet"). */
+  pollRepeat: 10,
   /** `ping-pong`: two calls alternating with unchanged results for this many full cycles (A,B,A,B,A,B). */
   pingPongCycles: 3,
   /** `repeated-failure`: the same call failing with the same error this many times in a row. */
   repeatedFailure: 3,
+  /** `repeated-failure`: calls to one tool the host does not have, whatever their arguments. */
+  unknownTool: 3,
   /** `post-compaction`: the same call and result at least this many times just before a compaction or branch
    * summary and again right after it, nothing else between. */
   postCompactionEachSide: 2,
@@ -29,8 +34,10 @@ export interface ResultComparer {
   sameResult(a: ToolResultRef, b: ToolResultRef): boolean;
   /** An error result, or a build/test result that reports a failure. */
   failed(result: ToolResultRef): boolean;
-  /** A successful write or edit: the verification revision moved, so checks run after it are not a loop. */
-  madeProgress(result: ToolResultRef): boolean;
+  /** A call that waits on something running: a known poll, or a result saying there is no new output yet. */
+  waiting(result: ToolResultRef): boolean;
+  /** The host's answer to a call of a tool it does not have. */
+  unknownTool(result: ToolResultRef): boolean;
 }
 
 export interface LoopMatch {
@@ -49,7 +56,7 @@ function alternation(recent: readonly ToolCallRecord[], compare: ResultComparer)
   const a = recent[n - 1];
   const b = recent[n - 2];
   if (!a || !b || compare.sameCall(a, b)) return 0;
-  if (compare.madeProgress(a.result) || compare.madeProgress(b.result)) return 0;
+  if (a.change === "new" || b.change === "new") return 0;
   let length = 2;
   while (
     length < n &&
@@ -57,6 +64,23 @@ function alternation(recent: readonly ToolCallRecord[], compare: ResultComparer)
   )
     length++;
   return length;
+}
+
+/** A successful write or edit that left no file in a new state: it neither breaks nor resets a run. */
+const idle = (r: ToolCallRecord) => r.change === "seen";
+
+/** Calls to the same missing tool at the end of the window. */
+function unknownToolRun(recent: readonly ToolCallRecord[], compare: ResultComparer): number {
+  const n = recent.length;
+  const last = recent[n - 1] as ToolCallRecord;
+  if (!compare.unknownTool(last.result)) return 0;
+  let run = 1;
+  while (run < n) {
+    const r = recent[n - 1 - run] as ToolCallRecord;
+    if (r.tool !== last.tool || !compare.unknownTool(r.result)) break;
+    run++;
+  }
+  return run;
 }
 
 /** The loop the window ends in, by precedence post-compaction > repeated-failure > ping-pong > repeat; or null. */
@@ -70,17 +94,27 @@ export function findLoop(
   if (!last) return null;
   const t = TOOL_LOOP_THRESHOLDS;
   let run = 1;
-  while (run < n && same(recent[n - 1 - run] as ToolCallRecord, last, compare)) run++;
-  if (boundary !== null) {
+  let start = n - 1;
+  for (let i = n - 2; i >= 0; i--) {
+    const r = recent[i] as ToolCallRecord;
+    if (same(r, last, compare)) {
+      run++;
+      start = i;
+    } else if (!idle(r) || idle(last)) break;
+  }
+  const length = n - start;
+  if (boundary !== null && length === run) {
     const after = n - boundary;
     if (after >= t.postCompactionEachSide && run >= after + t.postCompactionEachSide) {
       return { kind: "post-compaction", length: run };
     }
   }
-  if (run >= t.repeatedFailure && compare.failed(last.result)) return { kind: "repeated-failure", length: run };
+  if (run >= t.repeatedFailure && compare.failed(last.result)) return { kind: "repeated-failure", length };
+  const missing = unknownToolRun(recent, compare);
+  if (missing >= t.unknownTool) return { kind: "repeated-failure", length: missing };
   const alternating = alternation(recent, compare);
   if (alternating >= 2 * t.pingPongCycles) return { kind: "ping-pong", length: alternating };
-  if (run >= t.repeat) return { kind: "repeat", length: run };
+  if (run >= (compare.waiting(last.result) ? t.pollRepeat : t.repeat)) return { kind: "repeat", length };
   return null;
 }
 

@@ -1,13 +1,25 @@
 import type { KitEvent } from "./contract/events.js";
 import type { ToolLoopReport } from "./contract/kit-entries.js";
+import { isHostEcho } from "./host-echo.js";
 import { exhaustive } from "./session.js";
-import type { PendingToolCall, ToolCallRecord, ToolLoopSlice, ToolResultRef } from "./state.js";
+import type {
+  OpenToolLoopEpisode,
+  PendingToolCall,
+  ToolCallRecord,
+  ToolLoopEpisode,
+  ToolLoopSlice,
+  ToolResultRef,
+} from "./state.js";
 import { continuesLoop, findLoop, type ResultComparer, TOOL_LOOP_THRESHOLDS } from "./tool-loop-rules.js";
 
 /** The seam to the loop detector's canonical forms: pure functions, injected like the stall detector. */
 export interface ToolLoopDetector extends ResultComparer {
   /** The call's identity: tool name and arguments, key order and formatting ignored. */
   callKey(tool: string, args: unknown): string;
+  /** A successful write or edit, as the tool reports it. */
+  madeProgress(result: ToolResultRef): boolean;
+  /** The file state a write or edit leaves (and, for an edit, the text it replaced); null for other calls. */
+  fileStates(tool: string, args: unknown): { path: string; before: string | null; after: string } | null;
 }
 
 /** Loop markers allowed per user request; a loop that goes on after one is refused and stopped. */
@@ -29,6 +41,9 @@ function copy(state: ToolLoopSlice): ToolLoopSlice {
     markerRequestId: state.markerRequestId,
     markersThisRequest: state.markersThisRequest,
     stopped: state.stopped,
+    runsEnded: state.runsEnded,
+    episodes: state.episodes,
+    episode: state.episode,
   };
 }
 
@@ -42,6 +57,9 @@ export function initialToolLoop(): ToolLoopSlice {
     markerRequestId: null,
     markersThisRequest: 0,
     stopped: null,
+    runsEnded: false,
+    episodes: Object.freeze([]) as readonly ToolLoopEpisode[],
+    episode: null,
   });
 }
 
@@ -80,6 +98,7 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
       readonly result: ToolResultRef,
       readonly callEntryId: string,
       readonly resultEntryId: string,
+      readonly change: "new" | "seen" | null,
     ) {
       this.#call = call;
       this.#key = key;
@@ -92,32 +111,67 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
   // One instance of each class lives as long as the reducer: V8 keeps a class's field layout (hidden class) only while
   // an instance holds it, so a collection between two folds would otherwise discard it and the fold's optimised code.
   const unpaired: ToolResultRef = { tool: "", args: null, isError: false, content: null, details: null };
-  layouts.push(new PendingCall("", "", null, ""), new CallRecord(null, "", "", null, unpaired, "", ""));
+  layouts.push(new PendingCall("", "", null, ""), new CallRecord(null, "", "", null, unpaired, "", "", null));
 
   const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
-    const dropped = Math.max(0, state.recent.length + 1 - TOOL_LOOP_THRESHOLDS.window);
-    const recent = state.recent.slice(dropped);
+    const earlier = state.runsEnded ? [] : state.recent;
+    const dropped = Math.max(0, earlier.length + 1 - TOOL_LOOP_THRESHOLDS.window);
+    const recent = earlier.slice(dropped);
     recent.push(record);
-    const shifted = state.boundary === null ? null : state.boundary - dropped;
+    const shifted = state.boundary === null || state.runsEnded ? null : state.boundary - dropped;
     const boundary = shifted !== null && shifted > 0 ? shifted : null;
     const next = copy(state);
     next.recent = recent;
     next.boundary = boundary;
+    next.runsEnded = false;
     next.loop = findLoop(recent, boundary, detector);
+    const continues = state.loop !== null && !state.runsEnded;
+    if (state.episode && !(next.loop && continues)) {
+      next.episodes = [...state.episodes, state.episode.episode];
+      next.episode = null;
+    }
+    if (next.loop) {
+      next.episode =
+        continues && state.episode
+          ? extendEpisode(state.episode, record, next.loop.kind, episodeKey)
+          : openEpisode(recent.slice(-next.loop.length), next.loop.kind, episodeKey);
+    }
     return next;
+  };
+
+  /** A call's identity in an episode: calls to one missing tool are one call whatever their arguments. */
+  const episodeKey = (c: ToolCallRecord) => (detector.unknownTool(c.result) ? `missing\u0000${c.tool}` : c.key);
+
+  /** Whether a write or edit with this result left a file in a state not already seen in the run. */
+  const changeOf = (recent: readonly ToolCallRecord[], tool: string, args: unknown, result: ToolResultRef) => {
+    if (!detector.madeProgress(result)) return null;
+    const states = detector.fileStates(tool, args);
+    if (states === null) return "new";
+    for (const r of recent) {
+      if (r.change === null) continue;
+      const earlier = detector.fileStates(r.tool, r.args);
+      if (earlier?.path === states.path && (earlier.after === states.after || earlier.before === states.after)) {
+        return "seen";
+      }
+    }
+    return "new";
   };
 
   return (state: ToolLoopSlice, event: KitEvent, requestId: string | null): ToolLoopSlice => {
     switch (event.kind) {
       case "user": {
-        if (state.markersThisRequest === 0 && state.stopped === null) return state;
+        // A user message starts new runs: a retry the user asked for is not a loop.
+        const runsEnded = state.runsEnded || state.recent.length > 0;
+        if (state.markersThisRequest === 0 && state.stopped === null && state.runsEnded === runsEnded) return state;
         const next = copy(state);
         next.markersThisRequest = 0;
         next.stopped = null;
+        next.runsEnded = runsEnded;
         return next;
       }
       case "assistant": {
         if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
+        if (isHostEcho(event.provider, event.model)) return state;
         // A list, not an object keyed by call ids: a message makes a few calls, and ids as keys cost a shape each.
         const pending = event.toolCalls.map((call) => new PendingCall(call.id, call.name, call.args, event.entryId));
         const next = copy(state);
@@ -144,6 +198,7 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
           result,
           call?.entryId ?? event.entryId,
           event.entryId,
+          changeOf(state.recent, tool, args, result),
         );
         return withCall(state, record);
       }
@@ -188,6 +243,74 @@ function pendingCall(pending: readonly PendingToolCall[], id: string): PendingTo
   return undefined;
 }
 
+/** An episode from the calls that formed it. */
+function openEpisode(
+  calls: readonly ToolCallRecord[],
+  kind: ToolLoopEpisode["kind"],
+  keyOf: (c: ToolCallRecord) => string,
+): OpenToolLoopEpisode {
+  const distinct = new Map<string, { tool: string; args: unknown }>();
+  const entryIds: string[] = [];
+  for (const c of calls) {
+    const key = keyOf(c);
+    if (!distinct.has(key)) distinct.set(key, { tool: c.tool, args: c.args });
+    if (entryIds[entryIds.length - 1] !== c.callEntryId) entryIds.push(c.callEntryId);
+    entryIds.push(c.resultEntryId);
+  }
+  const episode = {
+    kind,
+    calls: [...distinct.values()],
+    entryIds,
+    callCount: calls.length,
+    wastedCalls: calls.length - distinct.size,
+  };
+  return { episode, keys: [...distinct.keys()] };
+}
+
+/** The episode with one more call that continues its loop. */
+function extendEpisode(
+  open: OpenToolLoopEpisode,
+  c: ToolCallRecord,
+  kind: ToolLoopEpisode["kind"],
+  keyOf: (c: ToolCallRecord) => string,
+) {
+  const { episode } = open;
+  const key = keyOf(c);
+  const repeated = open.keys.includes(key);
+  const entryIds = [...episode.entryIds];
+  if (entryIds[entryIds.length - 1] !== c.callEntryId) entryIds.push(c.callEntryId);
+  entryIds.push(c.resultEntryId);
+  const next: OpenToolLoopEpisode = {
+    episode: {
+      kind,
+      calls: repeated ? episode.calls : [...episode.calls, { tool: c.tool, args: c.args }],
+      entryIds,
+      callCount: episode.callCount + 1,
+      wastedCalls: episode.wastedCalls + (repeated ? 1 : 0),
+    },
+    keys: repeated ? open.keys : [...open.keys, key],
+  };
+  return next;
+}
+
+/** A loop episode on a branch, as `replay --json` reports it. */
+export interface ToolLoopEpisodeReport extends ToolLoopEpisode {
+  /** The loop the branch ends in (`detect` reports it); false for a loop escaped earlier on the branch. */
+  atLeaf: boolean;
+}
+
+/** Every loop episode on the branch, escaped or not, oldest first. */
+export function toolLoopEpisodes(state: ToolLoopSlice): ToolLoopEpisodeReport[] {
+  const out: ToolLoopEpisodeReport[] = state.episodes.map((e) => ({ ...e, atLeaf: false }));
+  if (state.episode) out.push({ ...state.episode.episode, atLeaf: state.loop !== null });
+  else if (state.stopped) {
+    const first = state.stopped.entryIds[0];
+    const stopped = out.findLast((e) => e.entryIds.includes(first as string));
+    if (stopped) stopped.atLeaf = true;
+  }
+  return out;
+}
+
 /** The loop the branch ends in, as `detect --json` reports it; a recorded stop counts until a new user request. */
 export function toolLoopReport(state: ToolLoopSlice): ToolLoopReport | null {
   if (state.loop) {
@@ -199,7 +322,9 @@ export function toolLoopReport(state: ToolLoopSlice): ToolLoopReport | null {
       if (entryIds[entryIds.length - 1] !== c.callEntryId) entryIds.push(c.callEntryId);
       entryIds.push(c.resultEntryId);
     }
-    return { kind: state.loop.kind, calls: [...distinct.values()], entryIds };
+    // The episode names calls to one missing tool once, whatever their arguments.
+    const named = state.episode && state.episode.keys.length < distinct.size ? state.episode.episode.calls : null;
+    return { kind: state.loop.kind, calls: named ?? [...distinct.values()], entryIds };
   }
   return state.stopped;
 }

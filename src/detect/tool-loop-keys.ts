@@ -56,6 +56,9 @@ export function callKey(tool: string, args: unknown): string {
 const DIGIT = /\d/;
 /** A field name word followed by what the field pattern needs after it (its `timestamp` and `uptime` hold `time`). */
 const FIELD_NAME = /(?:duration|elapsed|took|latency|time|date|started|finished|ended|pid)[\w-]*"?\s*[:=]/i;
+/** Generated ids and per-call counters: a message, run, session, request, call or trace id, a sequence number. */
+const ID_FIELD =
+  /(?:message|msg|run|session|request|call|trace|span|job|task|event|delivery|idempotency)[_-]?(?:id|key)\b|\b(?:seq|sequence|counter|attempt|invocation)\b/i;
 const PID_WORD = /pid|process/i;
 const TMP_WORD = /te?mp/i;
 const hasDigit = (t: string) => DIGIT.test(t);
@@ -70,6 +73,17 @@ const VOLATILE: readonly [RegExp, string, (text: string) => boolean][] = [
     /("?\b[\w-]*(?:duration|elapsed|took|latency|timestamp|time|date|started|finished|ended|uptime|pid)[\w-]*"?\s*[:=]\s*)("[^"\n]*"|[\d.]+[a-zµ]*)/gi,
     "$1<v>",
     (t) => FIELD_NAME.test(t),
+  ],
+  // Values of fields that hold generated ids or per-call counters.
+  [
+    /("?\b[\w-]*(?:(?:message|msg|run|session|request|call|trace|span|job|task|event|delivery|idempotency)[_-]?(?:id|key)|seq|sequence|counter|attempt|invocation)"?\s*[:=]\s*)("[^"\n]*"|[\w.:-]+)/gi,
+    "$1<id>",
+    (t) => ID_FIELD.test(t),
+  ],
+  [
+    /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+    "<uuid>",
+    (t) => t.includes("-") && hasDigit(t),
   ],
   [/\u001b\[[0-9;?]*[A-Za-z]/g, "", (t) => t.includes("\u001b[")],
   [
@@ -148,23 +162,119 @@ const CHECK_TOOL = /(?:^|_)(?:build|test|tests|check|lint)$/i;
 const FAILURE_TEXT =
   /\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\bFAIL(?:ED|URE)?\b|\bBUILD FAILED\b|\berror TS\d+|\bnpm ERR!|\berror\[E\d+\]|exit(?:ed)?(?: with)? (?:code|status) [1-9]|\bTests?:\s+[1-9]\d* failed|\bCompilation failed\b/;
 
-/** An error result, or a build/test check (`app_build`, `app_test`, …) whose details or output report a failure. */
+/** A tool's own report of failure in a result that is not flagged as an error: `status` error/failed, `ok` false. */
+function softFailure(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return v.status === "error" || v.status === "failed" || v.ok === false;
+}
+
+const softErrors = new WeakMap<ToolResultRef, boolean>();
+
+/** The result's text read as one JSON object (OpenClaw's `{"status":"error", …}`), failing softly. */
+function softError(result: ToolResultRef): boolean {
+  let soft = softErrors.get(result);
+  if (soft === undefined) {
+    soft = softFailure(result.details);
+    if (!soft) {
+      const text = resultText(result.content).trim();
+      if (text.startsWith("{") && text.endsWith("}") && /"(?:status|ok)"/.test(text)) {
+        try {
+          soft = softFailure(JSON.parse(text));
+        } catch {
+          soft = false;
+        }
+      }
+    }
+    softErrors.set(result, soft);
+  }
+  return soft;
+}
+
+/**
+ * A failed result: an error result, a tool's own `{"status":"error"}` / `{"ok":false}` answer, a build/test check
+ * (`app_build`, `app_test`, …) whose details or output report a failure, a poll of something that does not exist, or
+ * a call to a tool the host does not have.
+ */
 export function failedResult(result: ToolResultRef): boolean {
-  if (result.isError) return true;
+  if (result.isError || softError(result) || missingTarget(result)) return true;
   if (!CHECK_TOOL.test(result.tool)) return false;
   const status = detailsOf(result).status;
   if (status === "failed" || status === "error") return true;
   return FAILURE_TEXT.test(resultText(result.content));
 }
 
+const POLL_TOOL = /(?:^|[_-])(?:status|wait|poll)$|^(?:wait|poll)(?:[_-]|$)/i;
+const POLL_ACTION = /^(?:poll|status|wait|log|logs|output)$/i;
+const WAITING_TEXT =
+  /\(no (?:new )?output(?: yet| recorded)?\)|\bno new output\b|\bstill running\b|\bnot (?:yet )?(?:finished|complete|completed|done|ready)\b|\bin progress\b/i;
+const MISSING_TEXT =
+  /\bno (?:such )?(?:session|process|job|task|run)s? (?:found|with|named|for)\b|\b(?:session|process|job|task|run) (?:\S+ )?(?:not found|does not exist|doesn't exist)\b|\bunknown (?:session|process|job|task|run)\b/i;
+
+/** A call that polls something running: `process` poll/log actions, `*_status`/`*_wait`-like tools. */
+function pollCall(tool: string, args: unknown): boolean {
+  if (POLL_TOOL.test(tool)) return true;
+  if (tool !== "process" || typeof args !== "object" || args === null) return false;
+  const action = (args as Record<string, unknown>).action;
+  return typeof action === "string" && POLL_ACTION.test(action);
+}
+
+/** A poll whose target does not exist: a failure, not a wait. */
+function missingTarget(result: ToolResultRef): boolean {
+  return pollCall(result.tool, result.args) && MISSING_TEXT.test(resultText(result.content));
+}
+
+/** A call that waits on something running: a known poll call, or a result that says there is no new output yet. */
+export function waitingPoll(result: ToolResultRef): boolean {
+  if (missingTarget(result)) return false;
+  return pollCall(result.tool, result.args) || WAITING_TEXT.test(resultText(result.content));
+}
+
+const UNKNOWN_TOOL = /^Tool \S+ not found$/;
+
+/** The host's answer to a call of a tool it does not have. */
+export function unknownTool(result: ToolResultRef): boolean {
+  return result.isError && UNKNOWN_TOOL.test(resultText(result.content).trim());
+}
+
 const MUTATING = new Set(["write", "edit"]);
 
 /** A successful write or edit (the kit's own say `mutated`; failures carry a `code`). */
 export function madeProgress(result: ToolResultRef): boolean {
-  if (!MUTATING.has(result.tool) || result.isError) return false;
+  if (!MUTATING.has(result.tool) || result.isError || softError(result)) return false;
   const d = detailsOf(result);
   if (d.mutated !== undefined) return d.mutated === true;
   return typeof d.code !== "string";
+}
+
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/**
+ * The file states a write or edit names: its path, the text it leaves (a write's content, an edit's new text) and,
+ * for an edit, the text it replaced. Null for other calls or arguments without them.
+ */
+export function fileStates(tool: string, args: unknown): { path: string; before: string | null; after: string } | null {
+  if (!MUTATING.has(tool) || typeof args !== "object" || args === null) return null;
+  const a = args as Record<string, unknown>;
+  const path = str(a.path) ?? str(a.file_path) ?? str(a.filePath);
+  if (path === null) return null;
+  if (tool === "write") {
+    const content = str(a.content);
+    return content === null ? null : { path, before: null, after: `=${content}` };
+  }
+  const edits = Array.isArray(a.edits) ? a.edits : [a];
+  const before: string[] = [];
+  const after: string[] = [];
+  for (const edit of edits) {
+    if (typeof edit !== "object" || edit === null) return null;
+    const e = edit as Record<string, unknown>;
+    const oldText = str(e.oldText) ?? str(e.old_string) ?? str(e.oldString);
+    const newText = str(e.newText) ?? str(e.new_string) ?? str(e.newString);
+    if (oldText === null || newText === null) return null;
+    before.push(oldText);
+    after.push(newText);
+  }
+  return { path, before: `~${before.join("\u0000")}`, after: `~${after.join("\u0000")}` };
 }
 
 /**

@@ -1,5 +1,14 @@
 import type { ToolLoopDetector } from "../../reducers/tool-loop.js";
-import { callKey, failedResult, madeProgress, resultKey, sameArgs } from "./tool-loop-keys.js";
+import {
+  callKey,
+  failedResult,
+  fileStates,
+  madeProgress,
+  resultKey,
+  sameArgs,
+  unknownTool,
+  waitingPoll,
+} from "./tool-loop-keys.js";
 
 /** A NUL in a tool name could make two names meet in one key; no host sends one, but then only keys decide. */
 const NUL = "\u0000";
@@ -18,4 +27,7 @@ export const toolLoopDetector: ToolLoopDetector = {
   sameResult: (a, b) => a === b || resultKey(a) === resultKey(b),
   failed: failedResult,
   madeProgress,
+  fileStates,
+  waiting: waitingPoll,
+  unknownTool,
 };

@@ -1,6 +1,6 @@
 import type { ToolLoopReport } from "../../reducers/contract/kit-entries.js";
 import type { KitState, NestedCallSeen } from "../../reducers/state.js";
-import { toolLoopReport } from "../../reducers/tool-loop.js";
+import { type ToolLoopEpisodeReport, toolLoopEpisodes, toolLoopReport } from "../../reducers/tool-loop.js";
 import { describeToolLoop } from "../kit/host-messages.js";
 import type { LoadedSession } from "../session.js";
 import { plural } from "../text.js";
@@ -17,6 +17,10 @@ export interface BranchReplay {
   state: StateSummary;
   /** The tool-call loop the branch ends in, with the loop markers of its current request. */
   toolLoop: { loop: ToolLoopReport | null; markerId: string | null; markersThisRequest: number };
+  /** Every tool-loop episode on the branch, escaped or not, oldest first. */
+  toolLoopEpisodes: ToolLoopEpisodeReport[];
+  /** Calls in those episodes that repeated one already made in the same episode. */
+  toolLoopWastedCalls: number;
   /** Calls tools made to other tools (Pi 0.99+ `nestedCalls`); absent when the branch has none. */
   nestedCalls?: NestedCallsSummary;
 }
@@ -41,6 +45,8 @@ export interface ReplayReport {
 export interface LeafSummary {
   state: StateSummary;
   toolLoop: BranchReplay["toolLoop"];
+  toolLoopEpisodes: ToolLoopEpisodeReport[];
+  toolLoopWastedCalls: number;
   nestedCalls?: NestedCallsSummary;
 }
 
@@ -52,7 +58,13 @@ export interface LeafSummaries {
 /** The summary of the state after `leafId`. */
 export function leafSummary(states: StateSource, leafId: string): LeafSummary {
   const state = states.stateAt(leafId);
-  const summary: LeafSummary = { state: summarizeState(state), toolLoop: toolLoopSummary(state.toolLoop) };
+  const episodes = toolLoopEpisodes(state.toolLoop);
+  const summary: LeafSummary = {
+    state: summarizeState(state),
+    toolLoop: toolLoopSummary(state.toolLoop),
+    toolLoopEpisodes: episodes,
+    toolLoopWastedCalls: episodes.reduce((sum, e) => sum + e.wastedCalls, 0),
+  };
   const nested = state.nested;
   if (nested.calls > 0 || nested.incompleteRecordIds.length > 0) {
     const { calls, failed, unfinished, recent } = nested;
@@ -66,8 +78,9 @@ export function branchReplay(
   shape: Pick<BranchReplay, "leafId" | "active" | "depth" | "forkFromId">,
   summary: LeafSummary,
 ): BranchReplay {
-  const branch: BranchReplay = { ...shape, state: summary.state, toolLoop: summary.toolLoop };
-  if (summary.nestedCalls) branch.nestedCalls = summary.nestedCalls;
+  const { state, toolLoop, toolLoopEpisodes, toolLoopWastedCalls, nestedCalls } = summary;
+  const branch: BranchReplay = { ...shape, state, toolLoop, toolLoopEpisodes, toolLoopWastedCalls };
+  if (nestedCalls) branch.nestedCalls = nestedCalls;
   return branch;
 }
 
@@ -117,6 +130,14 @@ export function formatReplay(report: ReplayReport): string {
     const t = b.toolLoop;
     const marker = t.markerId ? `; marker ${t.markerId} (${t.markersThisRequest} in this request)` : "";
     lines.push(`    tool loop ${t.loop ? describeToolLoop(t.loop) : "-"}${marker}`);
+    if (b.toolLoopEpisodes.length > 0) {
+      const count = plural(b.toolLoopEpisodes.length, "episode", "episodes");
+      lines.push(`    tool-loop ${count} on the branch, ${plural(b.toolLoopWastedCalls, "call", "calls")} wasted`);
+      for (const e of b.toolLoopEpisodes) {
+        const where = e.atLeaf ? " (the branch ends in it)" : "";
+        lines.push(`      ${describeToolLoop(e)}; ${e.callCount} calls${where}`);
+      }
+    }
     if (b.nestedCalls) lines.push(formatNestedCalls(b.nestedCalls));
   }
   return lines.join("\n");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { KIT, TOOL_LOOP_PREFIX, TOOL_LOOP_REFUSED, TOOL_LOOP_STOP_CODE } from "../../reducers/contract/kit-entries.js";
-import { toolLoopReport } from "../../reducers/tool-loop.js";
+import { toolLoopEpisodes, toolLoopReport } from "../../reducers/tool-loop.js";
 import { runCli } from "../../src/cli/run.js";
 import { foldTree } from "../../src/fold/session-fold.js";
 import { loadSessionText } from "../../src/session.js";
@@ -101,4 +101,97 @@ export function expectNoLoop(all: Record<string, unknown>[]): void {
   expect(results).toHaveLength(6);
   expect(results.every((m) => m?.isError === false)).toBe(true);
   expect(JSON.stringify(results.at(-1)?.content)).toContain("compiled 6 modules");
+}
+
+/** A `message` send without a target (the soft-error tool in `soft-error-tool.mjs`), five times. */
+export const SOFT_ERROR: LoopScenario = {
+  files: {},
+  prompt: "Send the build report to the team channel.",
+  script: [
+    ...Array.from({ length: 5 }, () => ({
+      text: "",
+      toolCalls: [{ name: "message", args: { action: "send", message: "Build finished" } }],
+    })),
+    { text: "unreachable" },
+  ],
+};
+
+export const SOFT_ERROR_TOOL = join(import.meta.dirname, "soft-error-tool.mjs");
+
+const writeStep = (port: number): FauxStep => ({
+  text: "",
+  toolCalls: [{ name: "write", args: { path: "config.json", content: `{"port": ${port}}\n` } }],
+});
+
+/** One file written v1, v2, v1, v2, … (the same length, so every write reports the same result). */
+export const WRITE_FLIP: LoopScenario = {
+  files: { "config.json": '{"port": 8080}\n' },
+  prompt: "Set the port in config.json.",
+  script: [...Array.from({ length: 8 }, (_, i) => writeStep(i % 2 === 0 ? 8080 : 9090)), { text: "unreachable" }],
+};
+
+/** Three reads answering each of two user messages, then a reply: a retry the user asked for. */
+export const USER_RETRY: {
+  files: Record<string, string>;
+  prompts: [string, string];
+  scripts: [FauxStep[], FauxStep[]];
+} = {
+  files: REPEAT.files,
+  prompts: ["Which port does config.json set?", "Try checking it again."],
+  scripts: [
+    [...Array.from({ length: 3 }, () => readStep("config.json")), { text: "Port 8080." }],
+    [...Array.from({ length: 3 }, () => readStep("config.json")), { text: "Still port 8080." }],
+  ],
+};
+
+/**
+ * `calls` calls, the marker naming `kind` (seen by the next request), the refused next call, the stop, then only the
+ * aborted request; offline, `replay` lists the episode as the one the branch ends in.
+ */
+export function expectLoopMarked(all: Record<string, unknown>[], kind: string, calls: number, callText: string): void {
+  const entries = all as Stored[];
+  const last = entries.at(-1)?.message;
+  expect(String(last?.stopReason ?? "") + String(last?.errorMessage ?? "")).toMatch(/^aborted|^error.*aborted/i);
+  expect(kinds(entries).slice(0, -1)).toEqual([
+    "user:",
+    ...Array.from({ length: calls }, () => ["assistant:toolUse", "toolResult:"]).flat(),
+    `custom_message:${KIT.toolLoopMarker}`,
+    "assistant:toolUse",
+    "toolResult:",
+    `custom_message:${KIT.toolLoopStop}`,
+  ]);
+  const marker = entries.find((e) => e.customType === KIT.toolLoopMarker);
+  expect(String(marker?.content)).toMatch(new RegExp(`^${TOOL_LOOP_PREFIX}: .*\\(${kind}\\)`));
+  expect(String(marker?.content)).toContain(callText);
+  const results = entries.filter((e) => e.message?.role === "toolResult").map((e) => e.message);
+  expect(results.slice(0, calls).every((m) => m?.isError === false)).toBe(true);
+  expect(JSON.stringify(results[calls]?.content)).toContain(`${TOOL_LOOP_REFUSED} (not retryable)`);
+  const { tree } = loadSessionText("loop.jsonl", all.map((e) => JSON.stringify(e)).join("\n"));
+  const state = foldTree(tree).stateAt(tree.activeLeafId);
+  expect(toolLoopReport(state.toolLoop)?.kind).toBe(kind);
+  const episodes = toolLoopEpisodes(state.toolLoop);
+  expect(episodes.map((e) => [e.kind, e.callCount])).toEqual([[kind, calls]]);
+}
+
+/** The soft-error results differ only in their generated run ids. */
+export function expectIdOnlyChanges(all: Record<string, unknown>[]): void {
+  const texts = (all as Stored[])
+    .filter((e) => e.message?.role === "toolResult")
+    .slice(0, 3)
+    .map((e) => JSON.stringify(e.message?.content));
+  expect(new Set(texts).size).toBe(3);
+  expect(new Set(texts.map((t) => t.replace(/run-[\w-]+/, "run-id"))).size).toBe(1);
+  expect(texts[0]).toContain('\\"status\\": \\"error\\"');
+}
+
+/** Two user requests, three identical reads each: no kit message, no refusal, both replies given. */
+export function expectUserRetryNoLoop(all: Record<string, unknown>[]): void {
+  const entries = all as Stored[];
+  expect(entries.filter((e) => e.type === "custom_message")).toHaveLength(0);
+  const results = entries.filter((e) => e.message?.role === "toolResult").map((e) => e.message);
+  expect(results).toHaveLength(6);
+  expect(results.every((m) => m?.isError === false)).toBe(true);
+  expect(entries.filter((e) => e.message?.role === "user")).toHaveLength(2);
+  const { tree } = loadSessionText("retry.jsonl", all.map((e) => JSON.stringify(e)).join("\n"));
+  expect(toolLoopEpisodes(foldTree(tree).stateAt(tree.activeLeafId).toolLoop)).toEqual([]);
 }

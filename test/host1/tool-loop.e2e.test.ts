@@ -5,11 +5,18 @@ import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../hel
 import { expectViewsReproduceRequests } from "../helpers/recorded-requests.js";
 import {
   expectCheckClean,
+  expectIdOnlyChanges,
+  expectLoopMarked,
   expectMarkerRefusalStop,
   expectNoLoop,
+  expectUserRetryNoLoop,
   type LoopScenario,
   POLL,
   REPEAT,
+  SOFT_ERROR,
+  SOFT_ERROR_TOOL,
+  USER_RETRY,
+  WRITE_FLIP,
 } from "../helpers/tool-loop-scenarios.js";
 import { HOST1, HOST1_CLI, HOST1_ENV, KIT_EXTENSION, LAUNCHER_FAUX, SKIP_HOST1 } from "./lane.js";
 
@@ -70,5 +77,52 @@ describe.skipIf(SKIP_HOST1)("tool-call loops with the kit as a `pi -e` extension
     await expectCheckClean(r.entries());
     const { convertToLlm } = (await loadHostModule(HOST1!)) as { convertToLlm: never };
     expectViewsReproduceRequests(file, r.requests, convertToLlm, 1);
+  });
+});
+
+describe.skipIf(SKIP_HOST1)("the loop definitions on the Pi 1.x CLI", () => {
+  it("a tool reporting the same soft error with a new run id each time is a repeated failure", async () => {
+    const sandbox = createCliSandbox({ files: SOFT_ERROR.files });
+    const file = join(sandbox.root, "loop.jsonl");
+    const r = await runPi({
+      sandbox,
+      entry: HOST1_CLI,
+      extraExtensions: [KIT_EXTENSION, SOFT_ERROR_TOOL],
+      timeoutMs: 60_000,
+      args: ["--session", file, "-p", SOFT_ERROR.prompt],
+      script: SOFT_ERROR.script,
+    });
+    expect(r.stderr).not.toMatch(/context-kit\]/);
+    expectLoopMarked(r.entries(), "repeated-failure", 3, 'message {"action":"send"');
+    expectIdOnlyChanges(r.entries());
+    await expectCheckClean(r.entries());
+  });
+
+  it("one file written v1, v2, v1, v2, v1, v2 is a ping-pong", async () => {
+    const r = await run(WRITE_FLIP);
+    expect(r.stderr).not.toMatch(/context-kit\]/);
+    expectLoopMarked(r.entries(), "ping-pong", 6, "write");
+    await expectCheckClean(r.entries());
+  });
+
+  it("the same reads answering two user messages (two runs on one session) are not a loop", async () => {
+    const sandbox = createCliSandbox({ files: USER_RETRY.files });
+    const file = join(sandbox.root, "retry.jsonl");
+    for (const i of [0, 1] as const) {
+      const r = await runNodeCli({
+        entry: LAUNCHER_FAUX,
+        sandbox,
+        env: HOST1_ENV,
+        timeoutMs: 60_000,
+        args: ["--model", "faux/faux-1", "--session", file, "-p", USER_RETRY.prompts[i]],
+        script: USER_RETRY.scripts[i],
+      });
+      expect(r.exitCode).toBe(0);
+      if (i === 1) {
+        expect(r.stdout).toContain("Still port 8080.");
+        expectUserRetryNoLoop(r.entries());
+        await expectCheckClean(r.entries());
+      }
+    }
   });
 });

@@ -59,15 +59,36 @@ describe("tool-loop detection", () => {
     ).toBeNull();
   });
 
-  it("text-only replies and user messages do not break a run; another tool call does", () => {
+  it("text-only replies do not break a run; a user message starts new runs; another tool call does", () => {
     expect(
       kindAt((b) => {
         read(b, "a.ts", "x", 2);
         b.assistant("Still looking.");
-        b.user("keep going");
         read(b, "a.ts", "x", 2);
       }),
     ).toBe("repeat");
+    expect(
+      kindAt((b) => {
+        read(b, "a.ts", "x", 2);
+        b.assistant("Still looking.");
+        b.user("try again");
+        read(b, "a.ts", "x", 3);
+      }),
+    ).toBeNull();
+    // The loop the branch ends in still shows at a user message after it, until the next call.
+    expect(
+      kindAt((b) => {
+        read(b, "a.ts", "x", 4);
+        b.user("that is the same output");
+      }),
+    ).toBe("repeat");
+    expect(
+      kindAt((b) => {
+        read(b, "a.ts", "x", 4);
+        b.user("that is the same output");
+        read(b, "a.ts", "x");
+      }),
+    ).toBeNull();
     expect(
       kindAt((b) => {
         read(b, "a.ts", "x", 2);
@@ -133,18 +154,18 @@ describe("tool-loop detection", () => {
     ).toBeNull();
   });
 
-  it("re-running the tests after each successful edit is not a loop (the revision moved)", () => {
-    expect(
-      kindAt((b) => {
-        for (let i = 0; i < 4; i++) {
-          b.toolRound("write", { path: "a.ts", content: "export const a = 1;" }, "Wrote 19 bytes", {
-            path: "/p/a.ts",
-            mutated: true,
-          });
-          b.toolRound("bash", { command: "npm test" }, "Tests: 3 passed");
-        }
-      }),
-    ).toBeNull();
+  it("re-running the tests after each write of new content is not a loop; rewriting the same content is", () => {
+    const rounds = (content: (i: number) => string) => (b: SessionBuilder) => {
+      for (let i = 0; i < 4; i++) {
+        b.toolRound("write", { path: "a.ts", content: content(i) }, "Wrote 19 bytes", {
+          path: "/p/a.ts",
+          mutated: true,
+        });
+        b.toolRound("bash", { command: "npm test" }, "Tests: 3 passed");
+      }
+    };
+    expect(kindAt(rounds((i) => `export const a = ${i};`))).toBeNull();
+    expect(kindAt(rounds(() => "export const a = 1;"))).toBe("ping-pong");
   });
 
   it("the kit's denials count as results; their counters and first-time guidance do not", () => {
@@ -214,7 +235,7 @@ describe("tool-loop recovery state", () => {
     })
       .when((b) => {
         b.user("try again");
-        read(b, "a.ts", "x");
+        read(b, "a.ts", "x", 4);
       })
       .then((state) => {
         expect(toolLoopDecision(state.toolLoop)).toBe("mark");
