@@ -179,6 +179,8 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         return next;
       }
       case "toolResult": {
+        // A call the host cancelled before it ran (Esc, "Operation aborted"): neither a failure nor a loop.
+        if (event.cancelled) return state;
         const call = pendingCall(state.pending, event.toolCallId);
         const tool = call?.tool ?? event.toolName;
         const args = call?.args ?? null;
@@ -218,8 +220,29 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         }
         return state;
       }
-      case "nestedCall":
-        return state;
+      case "nestedCall": {
+        // The host keeps a nested call's error text but not its result: a failure can repeat (same call, same
+        // error); a call that succeeded is a call of its own, never the same result, so it joins no run.
+        const { call } = event;
+        if (call.status === "error" && call.args !== undefined) {
+          const result: ToolResultRef = {
+            tool: call.name,
+            args: call.args,
+            isError: true,
+            content: [{ type: "text", text: call.error ?? "" }],
+            details: null,
+          };
+          const pending = new PendingCall(call.id, call.name, call.args, event.entryId);
+          return withCall(
+            state,
+            new CallRecord(pending, null, call.name, call.args, result, event.entryId, event.entryId, null),
+          );
+        }
+        // Without arguments the call is told apart by its key alone, which no other call has.
+        const result: ToolResultRef = { tool: call.name, args: null, isError: false, content: null, details: null };
+        const key = `${call.name}\u0000nested:${event.entryId}:${call.id}`;
+        return withCall(state, new CallRecord(null, key, call.name, null, result, event.entryId, event.entryId, null));
+      }
       case "other": {
         if (!event.boundary) return state;
         if (state.boundary === state.recent.length) return state;

@@ -97,4 +97,47 @@ describe("nested tool calls", () => {
         expect(state).toStrictEqual(before);
       });
   });
+
+  it("the same nested call failing with the same error three times is a repeated failure; calls that succeeded never loop", () => {
+    const read = { path: "missing.txt" };
+    const failing = (id: string) => ({
+      id,
+      name: "read",
+      status: "error" as const,
+      arguments: read,
+      error: "ENOENT: missing.txt",
+    });
+    given((b) => b.user("go"))
+      .when((b) => codemode(b, [failing("c/1"), failing("c/2"), failing("c/3")]))
+      .then((state) => {
+        expect(state.toolLoop.loop?.kind).toBe("repeated-failure");
+      });
+    const ok = (id: string) => ({ id, name: "read", status: "ok" as const, arguments: { path: "a.txt" } });
+    given((b) => b.user("go"))
+      .when((b) => codemode(b, [ok("c/1"), ok("c/2"), ok("c/3"), ok("c/4"), ok("c/5")]))
+      .then((state) => {
+        expect(state.toolLoop.loop).toBeNull();
+      });
+  });
+});
+
+describe('calls the host cancelled before they ran (Pi 1.6 "Operation aborted")', () => {
+  it("count as neither a failure nor a loop; the same calls with a real result do", () => {
+    const cancelled = (b: SessionBuilder) => b.toolRound("ls", { path: "." }, "Operation aborted", {}, true);
+    given((b) => b.user("list"))
+      .when((b) => {
+        for (let i = 0; i < 4; i++) cancelled(b);
+      })
+      .then((state) => {
+        expect(state.toolLoop.loop).toBeNull();
+        expect(state.verification.revision).toBe(0);
+      });
+    given((b) => b.user("list"))
+      .when((b) => {
+        for (let i = 0; i < 4; i++) b.toolRound("ls", { path: "." }, "Permission denied", {}, true);
+      })
+      .then((state) => {
+        expect(state.toolLoop.loop?.kind).toBe("repeated-failure");
+      });
+  });
 });
