@@ -2,6 +2,7 @@ import type { Command } from "../command.js";
 import { benchCommand } from "./bench.js";
 import { checkCommand } from "./check.js";
 import { detectCommand } from "./detect.js";
+import { indexCommand } from "./fleet-index.js";
 import { inspectCommand } from "./inspect.js";
 import { policyCommand } from "./policy.js";
 import { recoverCommand } from "./recover.js";
@@ -18,5 +19,6 @@ export const COMMANDS: Command[] = [
   recoverCommand,
   reportCommand,
   policyCommand,
+  indexCommand,
   benchCommand,
 ];
