@@ -2,6 +2,7 @@ import type { Command } from "../command.js";
 import { benchCommand } from "./bench.js";
 import { checkCommand } from "./check.js";
 import { detectCommand } from "./detect.js";
+import { exportCommand } from "./export.js";
 import { indexCommand } from "./fleet-index.js";
 import { inspectCommand } from "./inspect.js";
 import { policyCommand } from "./policy.js";
@@ -20,5 +21,6 @@ export const COMMANDS: Command[] = [
   reportCommand,
   policyCommand,
   indexCommand,
+  exportCommand,
   benchCommand,
 ];
