@@ -37,16 +37,17 @@ export class FleetDb {
     private readonly api: DuckDB,
   ) {}
 
-  static async open(path: string): Promise<FleetDb> {
+  /** Opens (or creates) the database; `readOnly` opens an existing one as it is, for queries. */
+  static async open(path: string, readOnly = false): Promise<FleetDb> {
     const api = await duckdb();
     let instance: DuckDBInstance;
     try {
-      instance = await api.DuckDBInstance.create(path);
+      instance = await api.DuckDBInstance.create(path, readOnly ? { access_mode: "READ_ONLY" } : {});
     } catch (error) {
       throw new InputError("E_DB", `${path}: cannot open the database (${(error as Error).message.split("\n")[0]})`);
     }
     const db = new FleetDb(instance, await instance.connect(), api);
-    for (const name of TABLE_NAMES) await db.connection.run(createTableSql(TABLES[name] as TableSpec));
+    if (!readOnly) for (const name of TABLE_NAMES) await db.connection.run(createTableSql(TABLES[name] as TableSpec));
     return db;
   }
 

@@ -9,6 +9,7 @@ import { policyCommand } from "./policy.js";
 import { recoverCommand } from "./recover.js";
 import { replayCommand } from "./replay.js";
 import { reportCommand } from "./report.js";
+import { statsCommand } from "./stats.js";
 import { viewCommand } from "./view.js";
 
 export const COMMANDS: Command[] = [
@@ -22,5 +23,6 @@ export const COMMANDS: Command[] = [
   policyCommand,
   indexCommand,
   exportCommand,
+  statsCommand,
   benchCommand,
 ];
