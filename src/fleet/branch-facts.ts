@@ -33,13 +33,6 @@ export function addBranchRows(rows: TableRows, file: string, shape: BranchShape,
   for (const loop of loops) rows.tool_loops.push([file, leafId, loop.kind, loop.entryIds, loop.atLeaf]);
   for (const [check, record] of Object.entries(state.verification.checks)) {
     if (!record) continue;
-    rows.verification.push([
-      file,
-      leafId,
-      record.revision,
-      check,
-      record.status,
-      state.verification.roundsThisRequest,
-    ]);
+    rows.verification.push([file, leafId, record.revision, check, record.status, state.verification.roundsThisRequest]);
   }
 }

@@ -78,25 +78,34 @@ export class FleetDb {
   }
 
   private appendCell(appender: DuckDBAppender, type: ColumnType, cell: Cell): void {
-    if (cell === null) return appender.appendNull();
+    if (cell === null) {
+      appender.appendNull();
+      return;
+    }
     switch (type) {
       case "VARCHAR":
-        return appender.appendVarchar(String(cell));
+        appender.appendVarchar(String(cell));
+        break;
       case "INTEGER":
-        return appender.appendInteger(Number(cell));
+        appender.appendInteger(Number(cell));
+        break;
       case "BIGINT":
-        return appender.appendBigInt(BigInt(Math.trunc(Number(cell))));
+        appender.appendBigInt(BigInt(Math.trunc(Number(cell))));
+        break;
       case "BOOLEAN":
-        return appender.appendBoolean(cell === true);
+        appender.appendBoolean(cell === true);
+        break;
       case "TIMESTAMP": {
         const ms = Date.parse(String(cell));
-        if (Number.isNaN(ms)) return appender.appendNull();
-        return appender.appendTimestamp(new this.api.DuckDBTimestampValue(BigInt(ms) * 1000n));
+        if (Number.isNaN(ms)) appender.appendNull();
+        else appender.appendTimestamp(new this.api.DuckDBTimestampValue(BigInt(ms) * 1000n));
+        break;
       }
       case "VARCHAR[]":
-        return appender.appendList(cell as string[], this.api.LIST(this.api.VARCHAR));
+        appender.appendList(cell as string[], this.api.LIST(this.api.VARCHAR));
+        break;
       default:
-        return type satisfies never;
+        type satisfies never;
     }
   }
 

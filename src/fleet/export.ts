@@ -102,7 +102,10 @@ export async function sendOtlp(spans: readonly FleetSpan[], endpoint: string): P
     await new Promise<void>((resolve, reject) => {
       exporter.export(spans as never, (result) => {
         if (result.code === 0) resolve();
-        else reject(new InputError("E_OTLP", `${endpoint}: ${result.error?.message ?? "the collector refused the traces"}`));
+        else
+          reject(
+            new InputError("E_OTLP", `${endpoint}: ${result.error?.message ?? "the collector refused the traces"}`),
+          );
       });
     });
   } finally {

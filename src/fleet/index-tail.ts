@@ -103,7 +103,13 @@ export function indexTail(
     const depth = linkOf(leafId)?.depth ?? 0;
     addBranchRows(rows, file, { leafId, active: isActive, depth, forkFromId: isActive ? null : fork }, state);
   }
-  addEntryRows(rows, file, facts, () => undefined, (id) => linkOf(id)?.messages ?? 0);
+  addEntryRows(
+    rows,
+    file,
+    facts,
+    () => undefined,
+    (id) => linkOf(id)?.messages ?? 0,
+  );
   const lineBase = memo.lines - 1;
   for (const d of log.diagnostics) rows.diagnostics.push(diagnosticRow(file, { ...d, line: d.line + lineBase }));
   if (read.torn > 0) {

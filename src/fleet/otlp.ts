@@ -170,7 +170,11 @@ export function sessionSpans(file: string, session: LoadedSession): FleetSpan[] 
               tool.events.push({
                 name: "context_kit.denial",
                 time: hrTime(at),
-                attributes: { "context_kit.rule": denial.rule, "context_kit.scope": denial.scope, "context_kit.entry_id": entry.id },
+                attributes: {
+                  "context_kit.rule": denial.rule,
+                  "context_kit.scope": denial.scope,
+                  "context_kit.entry_id": entry.id,
+                },
               });
             }
           }

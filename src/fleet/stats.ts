@@ -3,7 +3,14 @@ import { FleetDb } from "./db.js";
 /** The fleet summary `stats` prints: the questions an auditor asks first, answered from the index. */
 export interface FleetStats {
   db: string;
-  sessions: { total: number; ok: number; errors: number; unreadable: number; first: string | null; last: string | null };
+  sessions: {
+    total: number;
+    ok: number;
+    errors: number;
+    unreadable: number;
+    first: string | null;
+    last: string | null;
+  };
   /** Per model of the active branch: sessions, and how many end stalled or in a tool-call loop. */
   byModel: { model: string; sessions: number; stalled: number; looping: number; stallRate: number; loopRate: number }[];
   topDeniedScopes: { scope: string; denials: number; sessions: number }[];
@@ -66,8 +73,16 @@ export async function fleetStats(path: string, shown = path, top = 10): Promise<
         stallRate: rate(num(m.stalled), num(m.sessions)),
         loopRate: rate(num(m.looping), num(m.sessions)),
       })),
-      topDeniedScopes: scopes.map((d) => ({ scope: String(d.scope), denials: num(d.denials), sessions: num(d.sessions) })),
-      verification: verification.map((v) => ({ check: String(v.check), status: String(v.status), branches: num(v.branches) })),
+      topDeniedScopes: scopes.map((d) => ({
+        scope: String(d.scope),
+        denials: num(d.denials),
+        sessions: num(d.sessions),
+      })),
+      verification: verification.map((v) => ({
+        check: String(v.check),
+        status: String(v.status),
+        branches: num(v.branches),
+      })),
       incompleteVerification: num(incomplete?.n),
       requests: {
         total: num(r?.total),
@@ -104,7 +119,8 @@ export function formatStats(s: FleetStats): string {
   }
   lines.push("", "top denied scopes");
   if (s.topDeniedScopes.length === 0) lines.push("  none");
-  for (const d of s.topDeniedScopes) lines.push(`  ${String(d.denials).padStart(6)}  ${d.scope}  (${d.sessions} sessions)`);
+  for (const d of s.topDeniedScopes)
+    lines.push(`  ${String(d.denials).padStart(6)}  ${d.scope}  (${d.sessions} sessions)`);
   lines.push("", "verification (per branch)");
   if (s.verification.length === 0) lines.push("  none");
   for (const v of s.verification) lines.push(`  ${v.check} ${v.status}: ${v.branches}`);
@@ -114,6 +130,7 @@ export function formatStats(s: FleetStats): string {
     "",
     `requests: ${r.total} (${r.verified} reproduced, ${r.differs} differ, ${r.otherVersion} from another kit version, ${r.notRecorded} not recorded)`,
   );
-  for (const b of s.notReproducible.slice(0, 20)) lines.push(`  not reproducible: ${b.file} ${b.requestId} (${b.status})`);
+  for (const b of s.notReproducible.slice(0, 20))
+    lines.push(`  not reproducible: ${b.file} ${b.requestId} (${b.status})`);
   return lines.join("\n");
 }

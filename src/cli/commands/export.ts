@@ -18,7 +18,8 @@ function formatOtlp(r: OtlpExport): string {
 
 export const exportCommand: Command = {
   name: "export",
-  summary: "Write the fleet tables as Parquet (for DuckDB, Spark, Trino, BigQuery) or the sessions as OpenTelemetry traces.",
+  summary:
+    "Write the fleet tables as Parquet (for DuckDB, Spark, Trino, BigQuery) or the sessions as OpenTelemetry traces.",
   usage: "FILE|DIR... (--parquet OUTDIR | --otlp OUT.json | --otlp-endpoint URL) [--json]",
   description:
     "--parquet writes the tables `index` builds (sessions, branches, requests, tool_calls, denials, stalls, tool_loops, verification, diagnostics) as Parquet, one folder per table, files partitioned by the session's start date. --otlp writes OpenTelemetry traces (OTLP/JSON) following the GenAI conventions: a trace per branch, a chat span per model request, an execute_tool span per tool call, the kit's decisions as span events; --otlp-endpoint sends the same traces to an OTLP/HTTP collector. Exit 0, 2 on bad usage or when the collector refuses the traces.",

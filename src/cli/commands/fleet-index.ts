@@ -15,7 +15,8 @@ export function formatIndex(s: IndexSummary): string {
 
 export const indexCommand: Command = {
   name: "index",
-  summary: "Index many session files into a DuckDB database (incremental): sessions, branches, requests, tool calls, denials, stalls, loops.",
+  summary:
+    "Index many session files into a DuckDB database (incremental): sessions, branches, requests, tool calls, denials, stalls, loops.",
   usage: "FILE|DIR... --db FILE.duckdb [--with-text] [--json]",
   description:
     "Writes one row per fact into an embedded DuckDB database: sessions, branches, requests, tool_calls, denials, stalls, tool_loops, verification and diagnostics (see the fleet docs for the columns). Run it again on the same folder and only what changed is read: an unchanged file costs one stat, a file appended to since is indexed by its new lines (its indexed part proven unchanged by its SHA-256), a rewritten file is indexed whole again and the run says so. A line still being written (no newline yet) waits for the next run. Bad or unreadable files land in the diagnostics table and never stop the run. No message text unless --with-text. Needs the optional dependency @duckdb/node-api. Exit 0, or 2 on bad usage or a database that cannot be opened.",

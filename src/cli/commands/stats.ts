@@ -4,7 +4,8 @@ import { type Command, InputError, JSON_HELP, JSON_OPTION, UsageError } from "..
 
 export const statsCommand: Command = {
   name: "stats",
-  summary: "Print the fleet summary from an index database: stall and loop rate by model, denied scopes, verification, requests.",
+  summary:
+    "Print the fleet summary from an index database: stall and loop rate by model, denied scopes, verification, requests.",
   usage: "DB [--top N] [--json]",
   description:
     "Reads a database written by `index` and prints the fleet's summary: sessions by status and start time, the stall and tool-loop rate by model (of each session's active branch), the most denied scopes, verification outcomes, and the recorded requests the recomputed view does not reproduce. Never writes. Exit 0, 2 when the database is missing or cannot be opened.",
