@@ -105,7 +105,7 @@ export class FleetDb {
         appender.appendList(cell as string[], this.api.LIST(this.api.VARCHAR));
         break;
       default:
-        type satisfies never;
+        throw new Error(`unknown column type ${type satisfies never}`);
     }
   }
 
