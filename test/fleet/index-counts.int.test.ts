@@ -63,7 +63,14 @@ describe("index on the samples and the real sessions: the same facts as replay, 
         expect(
           [row.active, row.depth, row.fork_from_id, row.stalled, row.tool_loop_kind, row.recovery_anchor_id],
           `${file} ${b.leafId}`,
-        ).toEqual([b.active, b.depth, b.forkFromId, b.state.recovery.stalled, b.toolLoop.loop?.kind ?? null, b.state.recovery.anchorId]);
+        ).toEqual([
+          b.active,
+          b.depth,
+          b.forkFromId,
+          b.state.recovery.stalled,
+          b.toolLoop.loop?.kind ?? null,
+          b.state.recovery.anchorId,
+        ]);
         expect([row.verification_revision, row.verification_incomplete, row.model]).toEqual([
           b.state.verification.revision,
           b.state.verification.incomplete,
@@ -122,7 +129,10 @@ describe("index on the samples and the real sessions: the same facts as replay, 
       expect.stringMatching(/^evidence-samples\/stalled-school-session\.jsonl leaf /),
     ]);
     const ndjson = await runCli(["detect", "evidence-samples", "--ndjson"], { cwd: ROOT });
-    const docs = ndjson.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const docs = ndjson.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const single = await json(["detect", "evidence-samples/stalled-school-session.jsonl"]);
     expect(docs.find((d) => d.file === single.file)).toEqual(single);
     expect((await runCli(["stats", join(dir, "none.duckdb")], { cwd: ROOT })).exitCode).toBe(2);
