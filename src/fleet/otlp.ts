@@ -110,6 +110,7 @@ export function sessionSpans(file: string, session: LoadedSession): FleetSpan[] 
       "gen_ai.operation.name": "invoke_agent",
       "gen_ai.agent.name": "pi",
       "gen_ai.conversation.id": sessionId,
+      "context_kit.file": file,
       "context_kit.leaf_id": leafId,
       "context_kit.active": leafId === tree.activeLeafId,
     });
