@@ -95,7 +95,9 @@ describe("export: Parquet for engines that scale, OTLP traces for observability 
       `SELECT b.model, count(*) AS sessions, count(*) FILTER (b.stalled) AS stalled
        FROM ${from("branches")} b JOIN ${from("sessions")} s USING (file) WHERE b.active GROUP BY b.model ORDER BY b.model`;
     const [onDb] = await queryDb(db, [query((t) => t)]);
-    const [onParquet] = await queryDb(":memory:", [query((t) => `read_parquet('${pq}/${t}/*/*.parquet', hive_partitioning = true)`)]);
+    const [onParquet] = await queryDb(":memory:", [
+      query((t) => `read_parquet('${pq}/${t}/*/*.parquet', hive_partitioning = true)`),
+    ]);
     expect(onParquet).toEqual(onDb);
     expect(onDb).toEqual([{ model: "faux/faux-1", sessions: 6, stalled: 1 }]);
   });
@@ -214,6 +216,8 @@ describe("export: Parquet for engines that scale, OTLP traces for observability 
       server.close();
     }
     expect((await runCli(["export", "evidence-samples"], { cwd: ROOT })).exitCode).toBe(2);
-    expect((await runCli(["export", "evidence-samples", "--otlp-endpoint", "ftp://x"], { cwd: ROOT })).exitCode).toBe(2);
+    expect((await runCli(["export", "evidence-samples", "--otlp-endpoint", "ftp://x"], { cwd: ROOT })).exitCode).toBe(
+      2,
+    );
   });
 });
