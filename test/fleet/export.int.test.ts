@@ -167,11 +167,10 @@ describe("export: Parquet for engines that scale, OTLP traces for observability 
         ) as OtlpSpan;
         const path = session.tree.pathTo(leaf);
         const replies = path.filter((e) => e.type === "message" && e.message.role === "assistant");
-        const calls = replies.flatMap((e) =>
-          e.type === "message" && Array.isArray(e.message.content)
-            ? e.message.content.filter((b) => (b as { type: string }).type === "toolCall")
-            : [],
-        );
+        const calls = replies.flatMap((e) => {
+          const content = (e as { message?: { content?: unknown } }).message?.content;
+          return Array.isArray(content) ? content.filter((b: { type: string }) => b.type === "toolCall") : [];
+        });
         const inTrace = spans.filter((s) => s.traceId === root.traceId);
         const chats = inTrace.filter((s) => attr(s, "gen_ai.operation.name")?.stringValue === "chat");
         expect(chats).toHaveLength(replies.length);

@@ -10,7 +10,10 @@ const ROOT = join(import.meta.dirname, "../..");
 const SAMPLES = join(ROOT, "evidence-samples");
 const shared = sharedSessionFiles("fleet index counts");
 
-async function json(argv: string[]): Promise<any> {
+// biome-ignore lint/suspicious/noExplicitAny: the CLI's JSON documents, read field by field
+type Doc = any;
+
+async function json(argv: string[]): Promise<Doc> {
   const out = await runCli([...argv, "--json"], { cwd: ROOT });
   return JSON.parse(out.stdout);
 }
@@ -34,7 +37,7 @@ describe("index on the samples and the real sessions: the same facts as replay, 
     const run = await runCli(["index", ...inputs, "--db", db, "--json"], { cwd: ROOT });
     expect(run.exitCode).toBe(0);
     const summary = JSON.parse(run.stdout);
-    const files = (await json(["replay", ...inputs])).files as any[];
+    const files = (await json(["replay", ...inputs])).files as Doc[];
     expect(summary.indexed).toBe(files.length);
     expect(files.length).toBeGreaterThanOrEqual(6 + shared.length);
 
@@ -115,7 +118,7 @@ describe("index on the samples and the real sessions: the same facts as replay, 
     expect((await runCli(["index", SAMPLES, "--db", db], { cwd: ROOT })).exitCode).toBe(0);
     const stats = await json(["stats", db]);
     expect(stats.sessions).toMatchObject({ total: 6, ok: 6, unreadable: 0 });
-    expect(stats.byModel.find((m: any) => m.model === "faux/faux-1")).toMatchObject({ sessions: 6, stalled: 1 });
+    expect(stats.byModel.find((m: Doc) => m.model === "faux/faux-1")).toMatchObject({ sessions: 6, stalled: 1 });
     expect(stats.topDeniedScopes[0]).toEqual({ scope: "/home/user/project/generated", denials: 2, sessions: 1 });
     expect(stats.requests.verified).toBe(4);
     expect(stats.incompleteVerification).toBe(1);

@@ -129,11 +129,11 @@ describe("index, run again: unchanged, appended, rewritten, torn, bad", () => {
     const [line] = turn(lastId(file), 3);
     appendFileSync(file, (line as string).slice(0, 40));
     await index(dir, db, "s.jsonl");
-    const [[session], torn] = await queryDb(db, [
+    const [sessions, torn] = await queryDb(db, [
       "SELECT indexed_bytes, entries FROM sessions",
       "SELECT code FROM diagnostics WHERE code = 'W_TORN_TAIL'",
     ]);
-    expect(session?.indexed_bytes).toBe(whole);
+    expect(sessions?.[0]?.indexed_bytes).toBe(whole);
     expect(torn).toHaveLength(1);
     appendFileSync(file, (line as string).slice(40));
     expect(await index(dir, db, "s.jsonl")).toMatchObject({ appended: 1 });
@@ -172,8 +172,8 @@ describe("index, run again: unchanged, appended, rewritten, torn, bad", () => {
     appended += (await index(dir, db, "s.jsonl")).appended;
     expect(appended).toBeGreaterThanOrEqual(1);
     expect(await queryDb(db, TABLE_DUMP)).toEqual(await freshDump(dir, "s.jsonl"));
-    const [[n]] = await queryDb(db, ["SELECT count(*)::INTEGER AS n FROM requests WHERE request_id LIKE 'a%'"]);
-    expect(n?.n).toBeGreaterThanOrEqual(60);
+    const [requests] = await queryDb(db, ["SELECT count(*)::INTEGER AS n FROM requests WHERE request_id LIKE 'a%'"]);
+    expect(requests?.[0]?.n).toBeGreaterThanOrEqual(60);
   });
 
   it("puts bad and unreadable files in diagnostics and indexes the others", async () => {
@@ -204,7 +204,7 @@ describe("index, run again: unchanged, appended, rewritten, torn, bad", () => {
     expect(diagnostics?.some((d) => d.file === "sessions/garbage.jsonl")).toBe(true);
     // Run again: nothing changed, nothing is duplicated.
     expect(await index(dir, db, "sessions")).toMatchObject({ unchanged: 3 });
-    const [[count]] = await queryDb(db, ["SELECT count(*)::INTEGER AS n FROM sessions"]);
-    expect(count?.n).toBe(4);
+    const [count] = await queryDb(db, ["SELECT count(*)::INTEGER AS n FROM sessions"]);
+    expect(count?.[0]?.n).toBe(4);
   });
 });
