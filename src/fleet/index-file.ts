@@ -26,6 +26,9 @@ export interface FileIndex {
   rows: TableRows;
 }
 
+/** An entry's parent, its depth and the messages on its path (what an appended tail continues). */
+export type LinkTuple = [parentId: string | null, depth: number, messages: number];
+
 export type DigestStatus = "verified" | "differs" | "other-version" | "not-recorded";
 
 /** The bytes the index may read: up to the last newline of the size seen now (a line still being written waits). */
@@ -67,9 +70,10 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     read = readComplete(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "E_READ";
-    rows.sessions.push(sessionRow(shown, null, null, 0, "unreadable", "", 0));
+    const session = sessionRow(shown, null, null, 0, "unreadable", "", 0);
+    rows.sessions.push(session);
     rows.diagnostics.push([shown, 0, "E_READ", `cannot read the file (${code})`]);
-    rows._memo.push([shown, path, -1, -1, 0, "", "{}"]);
+    rows._memo.push([shown, path, -1, -1, 0, "", JSON.stringify(session), "{}", "{}"]);
     return { file: shown, path, how: "unreadable", rows };
   }
   const { data } = read;
@@ -97,8 +101,9 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   for (const d of diagnostics) rows.diagnostics.push(diagnosticRow(shown, d));
   const header = data.subarray(0, data.indexOf(0x0a)).toString("utf8");
   if (log.unusable || log.header === null) {
-    rows.sessions.push(sessionRow(shown, log.header, null, 0, "unreadable", sha256Of(data), data.length, read.size));
-    rows._memo.push([shown, path, read.size, read.mtimeMs, log.lines, header, "{}"]);
+    const session = sessionRow(shown, log.header, null, 0, "unreadable", sha256Of(data), data.length, read.size);
+    rows.sessions.push(session);
+    rows._memo.push([shown, path, read.size, read.mtimeMs, log.lines, header, JSON.stringify(session), "{}", "{}"]);
     return { file: shown, path, how: "unreadable", rows };
   }
   let tree = session.tree;
@@ -108,9 +113,17 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     states = foldTree(tree);
   }
   const status = diagnostics.some((d) => d.severity === "error") ? "errors" : "ok";
-  rows.sessions.push(
-    sessionRow(shown, log.header, tree.activeLeafId, tree.size, status, sha256Of(data), data.length, read.size),
+  const sessionFacts = sessionRow(
+    shown,
+    log.header,
+    tree.activeLeafId,
+    tree.size,
+    status,
+    sha256Of(data),
+    data.length,
+    read.size,
   );
+  rows.sessions.push(sessionFacts);
   const shape = treeShape(tree);
   const leafStates: Record<string, KitState> = {};
   for (const leafId of tree.leaves()) {
@@ -122,10 +135,19 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   }
   const digests = facts.sawDigest ? digestStatuses(shown, data) : new Map<string, DigestOutcome>();
   addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), shape.messages);
-  for (const id of tree.byId.keys()) {
-    rows._links.push([shown, id, tree.parentOf(id), shape.depth(id), shape.messages(id)]);
-  }
-  rows._memo.push([shown, path, read.size, read.mtimeMs, log.lines, header, JSON.stringify(leafStates)]);
+  const links: Record<string, LinkTuple> = {};
+  for (const id of tree.byId.keys()) links[id] = [tree.parentOf(id), shape.depth(id), shape.messages(id)];
+  rows._memo.push([
+    shown,
+    path,
+    read.size,
+    read.mtimeMs,
+    log.lines,
+    header,
+    JSON.stringify(sessionFacts),
+    JSON.stringify(leafStates),
+    JSON.stringify(links),
+  ]);
   return { file: shown, path, how: "indexed", rows };
 }
 

@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import { FleetDb } from "./db.js";
-import { type FileIndex, INDEX_FILE_MODULE, indexWhole } from "./index-file.js";
-import { type FileMemo, indexTail, type LinkRow, NotAnAppend } from "./index-tail.js";
+import { type FileIndex, INDEX_FILE_MODULE, indexWhole, type LinkTuple } from "./index-file.js";
+import { type FileMemo, indexTail, NotAnAppend } from "./index-tail.js";
 import { emptyRows, TABLE_NAMES, type TableName, type TableRows } from "./tables.js";
 
 export interface IndexOptions {
@@ -45,6 +45,23 @@ export async function indexInto(
   dbPath: string,
   items: readonly FileItem[],
   options: IndexOptions = {},
+): Promise<IndexSummary> {
+  await db.run("BEGIN TRANSACTION");
+  try {
+    const summary = await indexChanges(db, dbPath, items, options);
+    await db.run("COMMIT");
+    return summary;
+  } catch (error) {
+    await db.run("ROLLBACK");
+    throw error;
+  }
+}
+
+async function indexChanges(
+  db: FleetDb,
+  dbPath: string,
+  items: readonly FileItem[],
+  options: IndexOptions,
 ): Promise<IndexSummary> {
   const withText = options.withText === true;
   const summary: IndexSummary = {
@@ -127,17 +144,13 @@ export async function indexInto(
 }
 
 async function tryTail(db: FleetDb, memo: FileMemo, withText: boolean) {
-  const [row] = await db.query<{ states: string }>("SELECT states FROM _memo WHERE file = ?", [memo.file]);
+  const [row] = await db.query<{ states: string; links: string }>("SELECT states, links FROM _memo WHERE file = ?", [
+    memo.file,
+  ]);
   if (!row) return null;
-  const links = new Map<string, LinkRow>();
-  for (const l of await db.query<{ entry_id: string; parent_id: string | null; depth: number; messages: number }>(
-    "SELECT entry_id, parent_id, depth, messages FROM _links WHERE file = ?",
-    [memo.file],
-  )) {
-    links.set(l.entry_id, { parentId: l.parent_id, depth: l.depth, messages: l.messages });
-  }
   try {
-    return indexTail(memo, JSON.parse(row.states) as Record<string, KitState>, links, withText);
+    const states = JSON.parse(row.states) as Record<string, KitState>;
+    return indexTail(memo, states, JSON.parse(row.links) as Record<string, LinkTuple>, withText);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code) return null;
     throw error;
@@ -146,12 +159,12 @@ async function tryTail(db: FleetDb, memo: FileMemo, withText: boolean) {
 
 async function readMemos(db: FleetDb): Promise<Map<string, FileMemo>> {
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT s.*, strftime(s.started_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS started_iso, m.path, m.size, m.mtime_ms, m.lines, m.header
-     FROM sessions s JOIN _memo m USING (file)`,
+    "SELECT file, path, size, mtime_ms, lines, header, session FROM _memo",
   );
   const out = new Map<string, FileMemo>();
   for (const r of rows) {
     const file = r.file as string;
+    const session = JSON.parse(r.session as string) as FileMemo["row"];
     out.set(file, {
       file,
       path: r.path as string,
@@ -159,23 +172,11 @@ async function readMemos(db: FleetDb): Promise<Map<string, FileMemo>> {
       mtimeMs: Number(r.mtime_ms),
       lines: Number(r.lines),
       header: r.header as string,
-      sha256: r.sha256 as string,
-      indexedBytes: Number(r.indexed_bytes),
-      entries: Number(r.entries),
-      status: r.status as FileMemo["status"],
-      row: [
-        file,
-        r.session_id as string | null,
-        r.cwd as string | null,
-        (r.started_iso as string | null) ?? null,
-        r.host_version as string | null,
-        Number(r.entries),
-        Number(r.bytes),
-        r.active_leaf_id as string | null,
-        r.status as string,
-        r.sha256 as string,
-        Number(r.indexed_bytes),
-      ],
+      sha256: session[9] as string,
+      indexedBytes: Number(session[10]),
+      entries: Number(session[5]),
+      status: session[8] as FileMemo["status"],
+      row: session,
     });
   }
   return out;

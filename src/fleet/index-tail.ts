@@ -6,7 +6,7 @@ import type { SessionEntry } from "../log/entry-types.js";
 import { parseSessionText } from "../log/read-session.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts } from "./entry-facts.js";
-import { addEntryRows, diagnosticRow, type FileIndex, readComplete } from "./index-file.js";
+import { addEntryRows, diagnosticRow, type FileIndex, type LinkTuple, readComplete } from "./index-file.js";
 import { emptyRows } from "./tables.js";
 
 /** What the index remembers of a file it indexed: enough to prove a tail was only appended, and to fold it. */
@@ -21,13 +21,8 @@ export interface FileMemo {
   indexedBytes: number;
   entries: number;
   status: "ok" | "errors" | "unreadable";
+  /** Its `sessions` row as last written. */
   row: (string | number | boolean | null)[];
-}
-
-export interface LinkRow {
-  parentId: string | null;
-  depth: number;
-  messages: number;
 }
 
 /** The facts of an appended tail, and the late results of calls made before it. */
@@ -49,7 +44,7 @@ export class NotAnAppend {
 export function indexTail(
   memo: FileMemo,
   states: Record<string, KitState>,
-  links: Map<string, LinkRow>,
+  links: Record<string, LinkTuple>,
   withText: boolean,
 ): TailIndex | NotAnAppend {
   const read = readComplete(memo.path);
@@ -66,8 +61,8 @@ export function indexTail(
   const errors = log.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) return new NotAnAppend(`the new lines have reader errors (${errors[0]?.code})`);
   const tailStates = new Map<string, KitState>();
-  const tailLinks = new Map<string, LinkRow>();
-  const linkOf = (id: string) => tailLinks.get(id) ?? links.get(id);
+  const tailLinks = new Map<string, LinkTuple>();
+  const linkOf = (id: string): LinkTuple | undefined => tailLinks.get(id) ?? links[id];
   for (const entry of entries) {
     const id = entry.id;
     if (linkOf(id) !== undefined) return new NotAnAppend(`entry ${id} is written twice`);
@@ -79,11 +74,7 @@ export function indexTail(
     }
     facts.take(entry);
     tailStates.set(id, kitReducer.evolve(base, toEvent(entry)));
-    tailLinks.set(id, {
-      parentId,
-      depth: parentLink.depth + 1,
-      messages: parentLink.messages + (entry.type === "message" ? 1 : 0),
-    });
+    tailLinks.set(id, [parentId, parentLink[1] + 1, parentLink[2] + (entry.type === "message" ? 1 : 0)]);
   }
   if (facts.sawDigest) return new NotAnAppend("recorded requests are verified on the whole branch");
 
@@ -95,12 +86,12 @@ export function indexTail(
   const last = entries[entries.length - 1];
   const active = last ? last.id : ((memo.row[7] as string | null) ?? null);
   const onActive = new Set<string>();
-  for (let cursor = active; cursor !== null; cursor = linkOf(cursor)?.parentId ?? null) onActive.add(cursor);
+  for (let cursor = active; cursor !== null; cursor = linkOf(cursor)?.[0] ?? null) onActive.add(cursor);
   for (const [leafId, state] of Object.entries(leafStates)) {
     let fork: string | null = leafId;
-    while (fork !== null && !onActive.has(fork)) fork = linkOf(fork)?.parentId ?? null;
+    while (fork !== null && !onActive.has(fork)) fork = linkOf(fork)?.[0] ?? null;
     const isActive = leafId === active;
-    const depth = linkOf(leafId)?.depth ?? 0;
+    const depth = linkOf(leafId)?.[1] ?? 0;
     addBranchRows(rows, file, { leafId, active: isActive, depth, forkFromId: isActive ? null : fork }, state);
   }
   addEntryRows(
@@ -108,7 +99,7 @@ export function indexTail(
     file,
     facts,
     () => undefined,
-    (id) => linkOf(id)?.messages ?? 0,
+    (id) => linkOf(id)?.[2] ?? 0,
   );
   const lineBase = memo.lines - 1;
   for (const d of log.diagnostics) rows.diagnostics.push(diagnosticRow(file, { ...d, line: d.line + lineBase }));
@@ -122,7 +113,7 @@ export function indexTail(
       }),
     );
   }
-  for (const [id, link] of tailLinks) rows._links.push([file, id, link.parentId, link.depth, link.messages]);
+  for (const [id, link] of tailLinks) links[id] = link;
   const session = [...memo.row];
   session[5] = memo.entries + entries.length;
   session[6] = read.size;
@@ -137,7 +128,9 @@ export function indexTail(
     read.mtimeMs,
     lineBase + log.lines,
     memo.header,
+    JSON.stringify(session),
     JSON.stringify(leafStates),
+    JSON.stringify(links),
   ]);
   return { file, path: memo.path, how: "appended", rows, lateResults: facts.lateResults };
 }

@@ -125,19 +125,10 @@ export const TABLES = {
       ["message", "VARCHAR"],
     ],
   },
-  /** Each entry's parent, depth and messages on its path: what an appended tail is attached to. */
-  _links: {
-    name: "_links",
-    internal: true,
-    columns: [
-      ["file", "VARCHAR"],
-      ["entry_id", "VARCHAR"],
-      ["parent_id", "VARCHAR"],
-      ["depth", "INTEGER"],
-      ["messages", "INTEGER"],
-    ],
-  },
-  /** Per file: what it looked like when indexed, and the folded state of each leaf (JSON), to fold a tail from. */
+  /**
+   * Per file: what it looked like when indexed, its `sessions` row, the folded state of each leaf and each entry's
+   * parent, depth and messages on its path (JSON): what an appended tail is proven against and folded from.
+   */
   _memo: {
     name: "_memo",
     internal: true,
@@ -148,7 +139,9 @@ export const TABLES = {
       ["mtime_ms", "BIGINT"],
       ["lines", "INTEGER"],
       ["header", "VARCHAR"],
+      ["session", "VARCHAR"],
       ["states", "VARCHAR"],
+      ["links", "VARCHAR"],
     ],
   },
 } satisfies Record<string, TableSpec>;

@@ -28,5 +28,4 @@ export const TABLE_DUMP = [
   "tool_loops",
   "verification",
   "diagnostics",
-  "_links",
 ].map((t) => `SELECT * EXCLUDE (file) FROM ${t} ORDER BY ALL`);

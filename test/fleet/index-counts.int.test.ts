@@ -41,13 +41,12 @@ describe("index on the samples and the real sessions: the same facts as replay, 
     expect(summary.indexed).toBe(files.length);
     expect(files.length).toBeGreaterThanOrEqual(6 + shared.length);
 
-    const [sessions, branches, requests, stalls, denials, links] = await queryDb(db, [
+    const [sessions, branches, requests, stalls, denials] = await queryDb(db, [
       "SELECT * FROM sessions",
       "SELECT * FROM branches",
       "SELECT file, digest_status, count(*)::INTEGER AS n FROM requests GROUP BY ALL",
       "SELECT * FROM stalls",
       "SELECT file, count(*)::INTEGER AS n FROM denials GROUP BY file",
-      "SELECT file, count(*)::INTEGER AS n FROM _links GROUP BY file",
     ]);
     expect(sessions).toHaveLength(files.length);
     for (const replay of files) {
@@ -55,7 +54,6 @@ describe("index on the samples and the real sessions: the same facts as replay, 
       const path = resolve(ROOT, file);
       const session = sessions?.find((s) => s.file === file) as Record<string, unknown>;
       expect(session.active_leaf_id, file).toBe(replay.activeLeafId);
-      expect(links?.find((l) => l.file === file)?.n, file).toBe(session.entries);
 
       // replay: one row per branch with the same shape and state.
       const rows = branches?.filter((b) => b.file === file) ?? [];
