@@ -31,11 +31,15 @@ export async function duckdb(): Promise<DuckDB> {
 
 /** An open fleet database: the fact tables and the index's own bookkeeping. */
 export class FleetDb {
+  private readonly listType;
+
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
-    private readonly api: DuckDB,
-  ) {}
+    api: DuckDB,
+  ) {
+    this.listType = api.LIST(api.VARCHAR);
+  }
 
   /** Opens (or creates) the database; `readOnly` opens an existing one as it is, for queries. */
   static async open(path: string, readOnly = false): Promise<FleetDb> {
@@ -90,19 +94,19 @@ export class FleetDb {
         appender.appendInteger(Number(cell));
         break;
       case "BIGINT":
-        appender.appendBigInt(BigInt(Math.trunc(Number(cell))));
+        appender.appendDouble(Number(cell));
         break;
       case "BOOLEAN":
         appender.appendBoolean(cell === true);
         break;
       case "TIMESTAMP": {
-        const ms = Date.parse(String(cell));
-        if (Number.isNaN(ms)) appender.appendNull();
-        else appender.appendTimestamp(new this.api.DuckDBTimestampValue(BigInt(ms) * 1000n));
+        // DuckDB casts the text; a value it cannot read is left out rather than failing the run.
+        if (Number.isNaN(Date.parse(String(cell)))) appender.appendNull();
+        else appender.appendVarchar(String(cell));
         break;
       }
       case "VARCHAR[]":
-        appender.appendList(cell as string[], this.api.LIST(this.api.VARCHAR));
+        appender.appendList(cell as string[], this.listType);
         break;
       default:
         throw new Error(`unknown column type ${type satisfies never}`);

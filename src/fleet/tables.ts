@@ -56,7 +56,7 @@ export const TABLES = {
       ["digest_status", "VARCHAR"],
       ["input_tokens", "BIGINT"],
       ["output_tokens", "BIGINT"],
-      ["at", "TIMESTAMP"],
+      ["created_at", "TIMESTAMP"],
       ["text", "VARCHAR"],
     ],
   },
@@ -84,7 +84,7 @@ export const TABLES = {
       ["rule", "VARCHAR"],
       ["scope", "VARCHAR"],
       ["scope_count", "INTEGER"],
-      ["at", "TIMESTAMP"],
+      ["created_at", "TIMESTAMP"],
     ],
   },
   stalls: {
