@@ -59,6 +59,7 @@ export const detectCommand: Command = {
       "label each reply on the leaf's recent path (promise, deliverable, question, refusal, blocker, status ...) with the action and object found and its similarity to the run",
     "--fail-on-stall": "exit 1 when the leaf is stalled or ends in a tool-call loop, for scripts and CI",
     ...FILES_JSON_HELP,
+    "--json": "print one JSON document: one file's report, or {files: [...], summary} for several files or a folder",
   },
   examples: [
     "context-kit detect session.jsonl",
