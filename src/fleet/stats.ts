@@ -110,11 +110,12 @@ export function formatStats(s: FleetStats): string {
       s.sessions.first ? `, started ${s.sessions.first} .. ${s.sessions.last}` : ""
     }`,
     "",
-    "by model (active branch)     sessions  stalled        looping",
   ];
+  const width = Math.max(24, ...s.byModel.map((m) => m.model.length));
+  lines.push(`  ${"model (active branch)".padEnd(width)} sessions  stalled        looping`);
   for (const m of s.byModel) {
     lines.push(
-      `  ${m.model.padEnd(26)} ${String(m.sessions).padStart(8)}  ${`${m.stalled} (${pct(m.stallRate)})`.padEnd(14)} ${m.looping} (${pct(m.loopRate)})`,
+      `  ${m.model.padEnd(width)} ${String(m.sessions).padStart(8)}  ${`${m.stalled} (${pct(m.stallRate)})`.padEnd(14)} ${m.looping} (${pct(m.loopRate)})`,
     );
   }
   lines.push("", "top denied scopes");
