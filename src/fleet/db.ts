@@ -108,6 +108,9 @@ export class FleetDb {
       case "VARCHAR[]":
         appender.appendList(cell as string[], this.listType);
         break;
+      case "BLOB":
+        appender.appendBlob(cell as Uint8Array);
+        break;
       default:
         throw new Error(`unknown column type ${type satisfies never}`);
     }

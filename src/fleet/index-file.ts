@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { KitState } from "../../reducers/state.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { ReadingFold } from "../fold/reading-fold.js";
@@ -50,6 +51,15 @@ export function readComplete(path: string): { data: Buffer; size: number; mtimeM
   }
 }
 
+/** The memo's JSON, deflated: a few KiB per file instead of tens for the database to compress. */
+export function packMemo(value: unknown): Uint8Array {
+  return deflateRawSync(JSON.stringify(value), { level: 1 });
+}
+
+export function unpackMemo<T>(bytes: Uint8Array): T {
+  return JSON.parse(inflateRawSync(bytes).toString("utf8")) as T;
+}
+
 /** This module, for the file-pool workers. */
 export const INDEX_FILE_MODULE = import.meta.url;
 
@@ -73,7 +83,7 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     const session = sessionRow(shown, null, null, 0, "unreadable", "", 0);
     rows.sessions.push(session);
     rows.diagnostics.push([shown, 0, "E_READ", `cannot read the file (${code})`]);
-    rows._memo.push([shown, path, -1, -1, 0, "", JSON.stringify(session), "{}", "{}"]);
+    rows._memo.push([shown, path, -1, -1, 0, "", JSON.stringify(session), packMemo({}), packMemo({})]);
     return { file: shown, path, how: "unreadable", rows };
   }
   const { data } = read;
@@ -103,7 +113,17 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   if (log.unusable || log.header === null) {
     const session = sessionRow(shown, log.header, null, 0, "unreadable", sha256Of(data), data.length, read.size);
     rows.sessions.push(session);
-    rows._memo.push([shown, path, read.size, read.mtimeMs, log.lines, header, JSON.stringify(session), "{}", "{}"]);
+    rows._memo.push([
+      shown,
+      path,
+      read.size,
+      read.mtimeMs,
+      log.lines,
+      header,
+      JSON.stringify(session),
+      packMemo({}),
+      packMemo({}),
+    ]);
     return { file: shown, path, how: "unreadable", rows };
   }
   let tree = session.tree;
@@ -145,8 +165,8 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     log.lines,
     header,
     JSON.stringify(sessionFacts),
-    JSON.stringify(leafStates),
-    JSON.stringify(links),
+    packMemo(leafStates),
+    packMemo(links),
   ]);
   return { file: shown, path, how: "indexed", rows };
 }

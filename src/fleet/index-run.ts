@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import { FleetDb } from "./db.js";
-import { type FileIndex, INDEX_FILE_MODULE, indexWhole, type LinkTuple } from "./index-file.js";
+import { type FileIndex, INDEX_FILE_MODULE, indexWhole, type LinkTuple, unpackMemo } from "./index-file.js";
 import { type FileMemo, indexTail, NotAnAppend } from "./index-tail.js";
 import { emptyRows, TABLE_NAMES, type TableName, type TableRows } from "./tables.js";
 
@@ -144,13 +144,14 @@ async function indexChanges(
 }
 
 async function tryTail(db: FleetDb, memo: FileMemo, withText: boolean) {
-  const [row] = await db.query<{ states: string; links: string }>("SELECT states, links FROM _memo WHERE file = ?", [
-    memo.file,
-  ]);
+  const [row] = await db.query<{ states: Uint8Array; links: Uint8Array }>(
+    "SELECT states, links FROM _memo WHERE file = ?",
+    [memo.file],
+  );
   if (!row) return null;
   try {
-    const states = JSON.parse(row.states) as Record<string, KitState>;
-    return indexTail(memo, states, JSON.parse(row.links) as Record<string, LinkTuple>, withText);
+    const states = unpackMemo<Record<string, KitState>>(row.states);
+    return indexTail(memo, states, unpackMemo<Record<string, LinkTuple>>(row.links), withText);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code) return null;
     throw error;

@@ -6,7 +6,7 @@ import type { SessionEntry } from "../log/entry-types.js";
 import { parseSessionText } from "../log/read-session.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts } from "./entry-facts.js";
-import { addEntryRows, diagnosticRow, type FileIndex, type LinkTuple, readComplete } from "./index-file.js";
+import { addEntryRows, diagnosticRow, type FileIndex, type LinkTuple, packMemo, readComplete } from "./index-file.js";
 import { emptyRows } from "./tables.js";
 
 /** What the index remembers of a file it indexed: enough to prove a tail was only appended, and to fold it. */
@@ -129,8 +129,8 @@ export function indexTail(
     lineBase + log.lines,
     memo.header,
     JSON.stringify(session),
-    JSON.stringify(leafStates),
-    JSON.stringify(links),
+    packMemo(leafStates),
+    packMemo(links),
   ]);
   return { file, path: memo.path, how: "appended", rows, lateResults: facts.lateResults };
 }

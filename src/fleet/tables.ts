@@ -1,7 +1,7 @@
 /** The fleet tables: one row per fact, the same columns in DuckDB, in Parquet and in `stats`. A contract. */
 
-export type ColumnType = "VARCHAR" | "INTEGER" | "BIGINT" | "BOOLEAN" | "TIMESTAMP" | "VARCHAR[]";
-export type Cell = string | number | boolean | null | string[];
+export type ColumnType = "VARCHAR" | "INTEGER" | "BIGINT" | "BOOLEAN" | "TIMESTAMP" | "VARCHAR[]" | "BLOB";
+export type Cell = string | number | boolean | null | string[] | Uint8Array;
 export type Row = Cell[];
 
 export interface TableSpec {
@@ -127,7 +127,7 @@ export const TABLES = {
   },
   /**
    * Per file: what it looked like when indexed, its `sessions` row, the folded state of each leaf and each entry's
-   * parent, depth and messages on its path (JSON): what an appended tail is proven against and folded from.
+   * parent, depth and messages on its path (deflated JSON): what an appended tail is proven against and folded from.
    */
   _memo: {
     name: "_memo",
@@ -140,8 +140,8 @@ export const TABLES = {
       ["lines", "INTEGER"],
       ["header", "VARCHAR"],
       ["session", "VARCHAR"],
-      ["states", "VARCHAR"],
-      ["links", "VARCHAR"],
+      ["states", "BLOB"],
+      ["links", "BLOB"],
     ],
   },
 } satisfies Record<string, TableSpec>;
