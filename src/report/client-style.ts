@@ -165,5 +165,13 @@ details > summary { cursor: pointer; color: var(--muted); margin-top: 8px; }
 .index td.bad { color: var(--stall); font-weight: 600; }
 .index td.warn { color: var(--incomplete); }
 .index td.good { color: var(--report); }
+.index .charts { display: flex; flex-wrap: wrap; gap: 16px; margin: 12px 0; }
+.index .chart { background: var(--panel); border: 1px solid var(--line); margin: 0; padding: 8px; overflow-x: auto; max-width: 100%; }
+.index .chart figcaption { font-size: 12px; color: var(--muted); margin-bottom: 4px; }
+.index .chart text { fill: var(--text); }
+.index th[data-sort] { cursor: pointer; user-select: none; }
+.index th[aria-sort="ascending"]::after { content: " ▲"; }
+.index th[aria-sort="descending"]::after { content: " ▼"; }
+.index td.model { overflow-wrap: anywhere; }
 .fatal { margin: 20px; padding: 12px; border: 1px solid var(--stall); background: var(--stall-bg); border-radius: 8px; }
 `;

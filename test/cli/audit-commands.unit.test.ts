@@ -453,8 +453,9 @@ describe("usage and input errors", () => {
   it.each(["view", "detect", "recover", "replay"])(
     "%s with an unknown option (or two files, where one is expected) exits 2 with E_USAGE",
     async (command) => {
-      // replay takes several files (or a folder); the others take exactly one.
-      const argvs = [[command, STALLED, "--bogus"], ...(command === "replay" ? [] : [[command, STALLED, RECOVERED]])];
+      // replay and detect take several files (or a folder); the others take exactly one.
+      const several = command === "replay" || command === "detect";
+      const argvs = [[command, STALLED, "--bogus"], ...(several ? [] : [[command, STALLED, RECOVERED]])];
       for (const argv of argvs) {
         const out = await run(argv);
         expect(out.exitCode).toBe(2);

@@ -252,19 +252,21 @@ describe("usage mistakes", () => {
     const command = kit(["inspct", "x.jsonl"]);
     expect(command.code).toBe(2);
     expect(command.stderr).toBe(
-      'context-kit: E_USAGE: unknown command "inspct" (did you mean inspect?); commands: inspect, replay, view, check, detect, recover, report, policy, bench\nRun `context-kit --help` for the commands.\n',
+      'context-kit: E_USAGE: unknown command "inspct" (did you mean inspect?); commands: inspect, replay, view, check, detect, recover, report, policy, index, export, stats, bench\nRun `context-kit --help` for the commands.\n',
     );
     const option = kit(["detect", `${SAMPLES}/${STALLED}`, "--fail-on-stal"]);
     expect(option.code).toBe(2);
     expect(option.stderr).toBe(
-      "context-kit: E_USAGE: unknown option --fail-on-stal for detect (did you mean --fail-on-stall?)\nUsage: context-kit detect FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]\nRun `context-kit detect --help` for the options.\n",
+      "context-kit: E_USAGE: unknown option --fail-on-stal for detect (did you mean --fail-on-stall?)\nUsage: context-kit detect FILE|DIR... [--leaf ID] [--explain] [--fail-on-stall] [--json | --ndjson]\nRun `context-kit detect --help` for the options.\n",
     );
     expect(kit(["view", `${SAMPLES}/${STALLED}`, "--leaf"]).stderr).toContain("E_USAGE: --leaf needs a value");
   });
 
   it("file errors say what is wrong in words", () => {
     expect(kit(["view", "nope.jsonl"]).stderr).toBe("context-kit view: E_READ: nope.jsonl: no such file or folder\n");
-    expect(kit(["detect", "shard"]).stderr).toBe("context-kit detect: E_READ: shard: is a folder, not a file\n");
+    expect(kit(["detect", "shard", "--leaf", "x"]).stderr).toContain(
+      "E_USAGE: --leaf and --explain need exactly one session file",
+    );
   });
 
   it("--leaf takes a unique prefix of an id", () => {

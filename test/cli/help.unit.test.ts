@@ -53,6 +53,9 @@ describe("help", () => {
         recover  Append a recovery or loop marker to a stalled session (after a backup and an idle check) so the next run recovers.
         report   Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).
         policy   List the excluded scopes under a policy root, with their marker guidance, and the control paths.
+        index    Index many session files into a DuckDB database (incremental): sessions, branches, requests, tool calls, denials, stalls, loops.
+        export   Write the fleet tables as Parquet (for DuckDB, Spark, Trino, BigQuery) or the sessions as OpenTelemetry traces.
+        stats    Print the fleet summary from an index database: stall and loop rate by model, denied scopes, verification, requests.
         bench    Benchmark the kit against the host and the parse floor: commands, folders, load, replay, per request, memory, grep/find/ls.
 
       Every command takes --json; inspect, replay and check also --ndjson. Exit codes: 0 ok, 1 a check found a
@@ -179,15 +182,16 @@ describe("help", () => {
     expect(await help("detect", "--help")).toMatchInlineSnapshot(`
       "context-kit detect: Say whether a leaf ends in a stall or a tool-call loop, and which entries make it.
 
-      Usage: context-kit detect FILE [--leaf ID] [--explain] [--fail-on-stall] [--json]
+      Usage: context-kit detect FILE|DIR... [--leaf ID] [--explain] [--fail-on-stall] [--json | --ndjson]
 
       Folds the branch to the leaf (the active leaf unless --leaf) and says whether it ends in a stall:
       three action-promise replies about the same action on the same object ("Let me check the compiler
       errors.", "我来检查一下编译错误。", "讓我再檢查一次編譯錯誤") with no tool call or result between them, or a
       STALLED_NO_TOOL_PROGRESS stop after a recovery. Names the replies that make the run. Also says
       whether it ends in a tool-call loop (toolLoop: repeat, ping-pong, repeated-failure or
-      post-compaction) and names its calls and entries. Exit 0 either way (1 with --fail-on-stall), 2 when
-      the file is unreadable or not a Pi session file.
+      post-compaction) and names its calls and entries. A folder (or several files) gives one line per
+      file, each about its active leaf (--json: {files, summary}; --ndjson: one line per file). Exit 0
+      either way (1 with --fail-on-stall), 2 when a file is unreadable or not a Pi session file.
 
       Options:
         --leaf ID        look at the branch that ends at this entry instead of the active leaf (a unique
@@ -196,13 +200,17 @@ describe("help", () => {
                          refusal, blocker, status ...) with the action and object found and its similarity
                          to the run
         --fail-on-stall  exit 1 when the leaf is stalled or ends in a tool-call loop, for scripts and CI
-        --json           print one JSON document on stdout instead of text
+        --json           print one JSON document: one file's report, or {files: [...], summary} for
+                         several files or a folder
+        --ndjson         print one JSON line per file as each is done (the same objects as --json's
+                         files), for batch runs that split a folder across machines and merge the lines
         -h, --help       this help
 
       Examples:
         context-kit detect session.jsonl
         context-kit detect session.jsonl --leaf 00007065 --fail-on-stall
         context-kit detect session.jsonl --explain
+        context-kit detect ~/.pi/agent/sessions --ndjson
       "
     `);
   });

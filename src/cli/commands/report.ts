@@ -1,5 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { indexWhole } from "../../fleet/index-file.js";
+import { fleetFacts } from "../../report/fleet-facts.js";
 import { buildPageModel, type SessionPageModel } from "../../report/page-model.js";
 import { writeSessionPageFile } from "../../report/page-writer.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
@@ -136,7 +138,12 @@ export const reportCommand: Command = {
           continue;
         }
         pages.push(written);
-        rows.push({ file: written.file, href: `sessions/${names[i]}`, summary: written.summary });
+        rows.push({
+          file: written.file,
+          href: `sessions/${names[i]}`,
+          summary: written.summary,
+          fleet: fleetFacts(indexWhole(file.path, file.shown, false)),
+        });
       }
       progress("");
       const index = join(outDir, "index.html");

@@ -1,0 +1,50 @@
+import { resolve } from "node:path";
+import type { IndexSummary } from "../../fleet/index-run.js";
+import { plural } from "../../text.js";
+import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
+import { expandInputs } from "../inputs.js";
+import { progressBar } from "../progress-bar.js";
+
+export function formatIndex(s: IndexSummary): string {
+  const lines = [
+    `${s.db}: ${plural(s.files, "file")}: ${s.indexed} indexed, ${s.appended} appended, ${s.unchanged} unchanged, ${s.unreadable} unreadable`,
+  ];
+  for (const r of s.reindexed) lines.push(`  ${r.file}: indexed whole again: ${r.reason}`);
+  return lines.join("\n");
+}
+
+export const indexCommand: Command = {
+  name: "index",
+  summary:
+    "Index many session files into a DuckDB database (incremental): sessions, branches, requests, tool calls, denials, stalls, loops.",
+  usage: "FILE|DIR... --db FILE.duckdb [--with-text] [--json]",
+  description:
+    "Writes one row per fact into an embedded DuckDB database: sessions, branches, requests, tool_calls, denials, stalls, tool_loops, verification and diagnostics (see the fleet docs for the columns). Run it again on the same folder and only what changed is read: an unchanged file costs one stat, a file appended to since is indexed by its new lines (its indexed part proven unchanged by its SHA-256), a rewritten file is indexed whole again and the run says so. A line still being written (no newline yet) waits for the next run. Bad or unreadable files land in the diagnostics table and never stop the run. No message text unless --with-text. Needs the optional dependency @duckdb/node-api. Exit 0, or 2 on bad usage or a database that cannot be opened.",
+  options: { ...JSON_OPTION, db: { type: "string" }, "with-text": { type: "boolean", default: false } },
+  optionHelp: {
+    "--db FILE.duckdb": "the database to create or bring up to date",
+    "--with-text": "keep the assistant replies' text in requests.text",
+    ...JSON_HELP,
+  },
+  examples: [
+    "context-kit index ~/.pi/agent/sessions --db fleet.duckdb",
+    "context-kit index sessions/ --db fleet.duckdb --json",
+  ],
+  async run({ values, positionals, cwd }) {
+    const db = values.db as string | undefined;
+    if (!db) throw new UsageError("--db FILE.duckdb is required");
+    const items = expandInputs(positionals, cwd);
+    const { runIndex } = await import("../../fleet/index-run.js");
+    const bar = progressBar("index");
+    try {
+      const summary = await runIndex(resolve(cwd, db), items, {
+        withText: values["with-text"] === true,
+        progress: bar.update,
+      });
+      summary.db = db;
+      return { exitCode: 0, json: summary, text: formatIndex(summary) };
+    } finally {
+      bar.stop();
+    }
+  },
+};

@@ -1,0 +1,128 @@
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { InputError } from "../cli/command.js";
+import {
+  type Cell,
+  type ColumnType,
+  createTableSql,
+  TABLE_NAMES,
+  TABLES,
+  type TableName,
+  type TableRows,
+  type TableSpec,
+} from "./tables.js";
+
+type DuckDB = typeof import("@duckdb/node-api");
+
+let loaded: DuckDB | null = null;
+
+/** DuckDB is an optional dependency, loaded only by the fleet commands (never by the Pi extension). */
+export async function duckdb(): Promise<DuckDB> {
+  if (loaded) return loaded;
+  try {
+    loaded = await import("@duckdb/node-api");
+  } catch (error) {
+    throw new InputError(
+      "E_NO_DUCKDB",
+      `the optional dependency @duckdb/node-api is not installed (${(error as Error).message.split("\n")[0]}); install it with \`npm install @duckdb/node-api\``,
+    );
+  }
+  return loaded;
+}
+
+/** An open fleet database: the fact tables and the index's own bookkeeping. */
+export class FleetDb {
+  private readonly listType;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    readonly connection: DuckDBConnection,
+    api: DuckDB,
+  ) {
+    this.listType = api.LIST(api.VARCHAR);
+  }
+
+  /** Opens (or creates) the database; `readOnly` opens an existing one as it is, for queries. */
+  static async open(path: string, readOnly = false): Promise<FleetDb> {
+    const api = await duckdb();
+    let instance: DuckDBInstance;
+    try {
+      instance = await api.DuckDBInstance.create(path, readOnly ? { access_mode: "READ_ONLY" } : {});
+    } catch (error) {
+      throw new InputError("E_DB", `${path}: cannot open the database (${(error as Error).message.split("\n")[0]})`);
+    }
+    const db = new FleetDb(instance, await instance.connect(), api);
+    if (!readOnly) for (const name of TABLE_NAMES) await db.connection.run(createTableSql(TABLES[name] as TableSpec));
+    return db;
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, values?: (string | number | boolean | null)[]): Promise<T[]> {
+    const reader = await this.connection.runAndReadAll(sql, values);
+    return reader.getRowObjectsJS() as T[];
+  }
+
+  async run(sql: string, values?: (string | number | boolean | null)[]): Promise<void> {
+    await this.connection.run(sql, values);
+  }
+
+  /** Appends every table's rows (one appender per table). */
+  async append(rows: TableRows): Promise<void> {
+    for (const name of TABLE_NAMES) {
+      const list = rows[name];
+      if (list.length === 0) continue;
+      const spec = TABLES[name] as TableSpec;
+      const appender = await this.connection.createAppender(name);
+      for (const row of list) {
+        for (let i = 0; i < spec.columns.length; i++) {
+          this.appendCell(appender, (spec.columns[i] as [string, ColumnType])[1], row[i] ?? null);
+        }
+        appender.endRow();
+      }
+      appender.closeSync();
+    }
+  }
+
+  private appendCell(appender: DuckDBAppender, type: ColumnType, cell: Cell): void {
+    if (cell === null) {
+      appender.appendNull();
+      return;
+    }
+    switch (type) {
+      case "VARCHAR":
+        appender.appendVarchar(String(cell));
+        break;
+      case "INTEGER":
+        appender.appendInteger(Number(cell));
+        break;
+      case "BIGINT":
+        appender.appendDouble(Number(cell));
+        break;
+      case "BOOLEAN":
+        appender.appendBoolean(cell === true);
+        break;
+      case "TIMESTAMP": {
+        // DuckDB casts the text; a value it cannot read is left out rather than failing the run.
+        if (Number.isNaN(Date.parse(String(cell)))) appender.appendNull();
+        else appender.appendVarchar(String(cell));
+        break;
+      }
+      case "VARCHAR[]":
+        appender.appendList(cell as string[], this.listType);
+        break;
+      case "BLOB":
+        appender.appendBlob(cell as Uint8Array);
+        break;
+      default:
+        throw new Error(`unknown column type ${type satisfies never}`);
+    }
+  }
+
+  /** Forgets one file everywhere (before it is indexed whole again). */
+  async forget(file: string, tables: readonly TableName[] = TABLE_NAMES): Promise<void> {
+    for (const name of tables) await this.run(`DELETE FROM ${name} WHERE file = ?`, [file]);
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}

@@ -1,0 +1,315 @@
+import { createHash } from "node:crypto";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import type { KitState } from "../../reducers/state.js";
+import type { StateSource } from "../fold/branch-fold.js";
+import { ReadingFold } from "../fold/reading-fold.js";
+import { foldTree } from "../fold/session-fold.js";
+import type { Diagnostic } from "../log/diagnostics.js";
+import type { ReadOptions } from "../log/read-session.js";
+import { kitVersion } from "../package-root.js";
+import { type LoadedSession, loadSessionText } from "../session.js";
+import type { SessionTree } from "../tree/session-tree.js";
+import { recordedRequests } from "../view/recorded-requests.js";
+import { RequestViews } from "../view/request-views.js";
+import { addBranchRows } from "./branch-facts.js";
+import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
+import { emptyRows, type Row, type TableRows } from "./tables.js";
+
+/** One file's rows for every table, and how it was indexed. */
+export interface FileIndex {
+  file: string;
+  path: string;
+  /** `indexed` (whole), `appended` (its new tail only), `unchanged`, or `unreadable`. */
+  how: "indexed" | "appended" | "unchanged" | "unreadable";
+  /** Why a file that had been indexed before was indexed whole again, if it was. */
+  note?: string;
+  rows: TableRows;
+}
+
+/** An entry's parent, its depth and the messages on its path (what an appended tail continues). */
+export type LinkTuple = [parentId: string | null, depth: number, messages: number];
+
+export type DigestStatus = "verified" | "differs" | "other-version" | "not-recorded";
+
+/** The bytes the index may read: up to the last newline of the size seen now (a line still being written waits). */
+export function readComplete(path: string): { data: Buffer; size: number; mtimeMs: number; torn: number } {
+  const fd = openSync(path, "r");
+  try {
+    const stat = fstatSync(fd);
+    const data = Buffer.allocUnsafe(stat.size);
+    let got = 0;
+    while (got < stat.size) {
+      const n = readSync(fd, data, got, stat.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    const end = data.lastIndexOf(0x0a, got - 1) + 1;
+    return { data: data.subarray(0, end), size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs), torn: got - end };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The memo's JSON, deflated: a few KiB per file instead of tens for the database to compress. */
+export function packMemo(value: unknown): Uint8Array {
+  return deflateRawSync(JSON.stringify(value), { level: 1 });
+}
+
+export function unpackMemo<T>(bytes: Uint8Array): T {
+  return JSON.parse(inflateRawSync(bytes).toString("utf8")) as T;
+}
+
+/** This module, for the file-pool workers. */
+export const INDEX_FILE_MODULE = import.meta.url;
+
+/** The whole-file index of one session file (what a file-pool worker runs). */
+export function indexFile(path: string, shown: string): FileIndex {
+  return indexWhole(path, shown, false);
+}
+
+/** `indexFile` with message text kept. */
+export function indexFileWithText(path: string, shown: string): FileIndex {
+  return indexWhole(path, shown, true);
+}
+
+export function indexWhole(path: string, shown: string, withText: boolean): FileIndex {
+  const rows = emptyRows();
+  let read: ReturnType<typeof readComplete>;
+  try {
+    read = readComplete(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "E_READ";
+    const session = sessionRow(shown, null, null, 0, "unreadable", "", 0);
+    rows.sessions.push(session);
+    rows.diagnostics.push([shown, 0, "E_READ", `cannot read the file (${code})`]);
+    rows._memo.push([shown, path, -1, -1, 0, "", JSON.stringify(session), packMemo({}), packMemo({})]);
+    return { file: shown, path, how: "unreadable", rows };
+  }
+  const { data } = read;
+  const facts = new EntryFacts(shown, withText);
+  const fold = new ReadingFold(path);
+  const options = fold.readOptions();
+  const onEntry = options.onEntry as NonNullable<ReadOptions["onEntry"]>;
+  const session = loadSessionText(shown, data, {
+    ...options,
+    onEntry: (entry, at, bytes) => {
+      facts.take(entry);
+      onEntry(entry, at, bytes);
+    },
+  });
+  const { log } = session;
+  const diagnostics: FileDiagnostic[] = [...session.diagnostics];
+  if (read.torn > 0) {
+    diagnostics.push({
+      line: log.lines + 1,
+      code: "W_TORN_TAIL",
+      severity: "warning",
+      message: `the last ${read.torn} bytes have no newline yet: left for the next run`,
+    });
+  }
+  for (const d of diagnostics) rows.diagnostics.push(diagnosticRow(shown, d));
+  const header = data.subarray(0, data.indexOf(0x0a)).toString("utf8");
+  if (log.unusable || log.header === null) {
+    const session = sessionRow(shown, log.header, null, 0, "unreadable", sha256Of(data), data.length, read.size);
+    rows.sessions.push(session);
+    rows._memo.push([
+      shown,
+      path,
+      read.size,
+      read.mtimeMs,
+      log.lines,
+      header,
+      JSON.stringify(session),
+      packMemo({}),
+      packMemo({}),
+    ]);
+    return { file: shown, path, how: "unreadable", rows };
+  }
+  let tree = session.tree;
+  let states: StateSource = fold;
+  if (!fold.matches(tree)) {
+    tree = loadSessionText(shown, data).tree;
+    states = foldTree(tree);
+  }
+  const status = diagnostics.some((d) => d.severity === "error") ? "errors" : "ok";
+  const sessionFacts = sessionRow(
+    shown,
+    log.header,
+    tree.activeLeafId,
+    tree.size,
+    status,
+    sha256Of(data),
+    data.length,
+    read.size,
+  );
+  rows.sessions.push(sessionFacts);
+  const shape = treeShape(tree);
+  const leafStates: Record<string, KitState> = {};
+  for (const leafId of tree.leaves()) {
+    const state = states.stateAt(leafId);
+    leafStates[leafId] = state;
+    const active = leafId === tree.activeLeafId;
+    const forkFromId = active || tree.activeLeafId === null ? null : tree.commonAncestor(leafId, tree.activeLeafId);
+    addBranchRows(rows, shown, { leafId, active, depth: shape.depth(leafId), forkFromId }, state);
+  }
+  const digests = facts.sawDigest ? digestStatuses(shown, data) : new Map<string, DigestOutcome>();
+  addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), shape.messages);
+  const links: Record<string, LinkTuple> = {};
+  for (const id of tree.byId.keys()) links[id] = [tree.parentOf(id), shape.depth(id), shape.messages(id)];
+  rows._memo.push([
+    shown,
+    path,
+    read.size,
+    read.mtimeMs,
+    log.lines,
+    header,
+    JSON.stringify(sessionFacts),
+    packMemo(leafStates),
+    packMemo(links),
+  ]);
+  return { file: shown, path, how: "indexed", rows };
+}
+
+export interface DigestOutcome {
+  status: DigestStatus;
+  messages: number;
+}
+
+/** The recorded requests' statuses by leaf, as `check` computes them (the view recomputed at each leaf). */
+function digestStatuses(shown: string, data: Buffer): Map<string, DigestOutcome> {
+  const { tree } = loadSessionText(shown, data) as LoadedSession;
+  const views = new RequestViews(tree, foldTree(tree));
+  const version = kitVersion();
+  const out = new Map<string, DigestOutcome>();
+  for (const recorded of recordedRequests(tree)) {
+    const r = views.verify(recorded, version);
+    if (r.leafId === null) continue;
+    const status: DigestStatus =
+      r.status === "verified" ? "verified" : r.status === "differs" ? "differs" : "other-version";
+    out.set(r.leafId, { status, messages: recorded.recorded.messages });
+  }
+  return out;
+}
+
+/** Rows of `requests`, `tool_calls` and `denials` from the facts taken while reading. */
+export function addEntryRows(
+  rows: TableRows,
+  file: string,
+  facts: EntryFacts,
+  digestAt: (leafId: string) => DigestOutcome | undefined,
+  messagesAt: (id: string) => number,
+): void {
+  for (const r of facts.requests) rows.requests.push(requestRow(file, r, digestAt, messagesAt));
+  for (const c of facts.toolCalls) rows.tool_calls.push(toolCallRow(file, c));
+  rows.denials.push(...facts.denials);
+}
+
+function requestRow(
+  file: string,
+  r: RequestFact,
+  digestAt: (leafId: string) => DigestOutcome | undefined,
+  messagesAt: (id: string) => number,
+): Row {
+  const digest = r.leafId === null ? undefined : digestAt(r.leafId);
+  const messages = digest?.messages ?? (r.leafId === null ? 0 : messagesAt(r.leafId));
+  return [
+    file,
+    r.requestId,
+    r.leafId,
+    r.model,
+    r.provider,
+    messages,
+    digest?.status ?? "not-recorded",
+    r.inputTokens,
+    r.outputTokens,
+    r.at,
+    r.text,
+  ];
+}
+
+function toolCallRow(file: string, c: ToolCallFact): Row {
+  return [
+    file,
+    c.entryId,
+    c.requestId,
+    c.callId,
+    c.tool,
+    c.argsSha256,
+    c.isError,
+    c.errorCode,
+    c.nested,
+    c.resultEntryId,
+  ];
+}
+
+/** A reader diagnostic, or one the index adds (a torn tail). */
+export type FileDiagnostic = Pick<Diagnostic, "line" | "severity" | "message"> & { code: string };
+
+export function diagnosticRow(file: string, d: FileDiagnostic): Row {
+  return [file, d.line, d.code, d.message];
+}
+
+export function sessionRow(
+  file: string,
+  header: object | null,
+  activeLeafId: string | null,
+  entries: number,
+  status: "ok" | "errors" | "unreadable",
+  sha: string,
+  indexedBytes: number,
+  bytes = indexedBytes,
+): Row {
+  const h = (header ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === "string" ? v : null);
+  return [
+    file,
+    str(h.id),
+    str(h.cwd),
+    str(h.timestamp),
+    str(h.hostVersion) ?? str(h.piVersion),
+    entries,
+    bytes,
+    activeLeafId,
+    status,
+    sha,
+    indexedBytes,
+  ];
+}
+
+function sha256Of(data: Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** Depth and messages on the path of every entry, each computed once (parents usually come first). */
+function treeShape(tree: SessionTree): { depth: (id: string) => number; messages: (id: string) => number } {
+  const depths = new Map<string, number>();
+  const messages = new Map<string, number>();
+  const fill = (id: string) => {
+    const climbed: string[] = [];
+    let cursor: string | null = id;
+    while (cursor !== null && !depths.has(cursor)) {
+      climbed.push(cursor);
+      cursor = tree.parentOf(cursor);
+    }
+    let depth = cursor === null ? -1 : (depths.get(cursor) as number);
+    let count = cursor === null ? 0 : (messages.get(cursor) as number);
+    for (let i = climbed.length - 1; i >= 0; i--) {
+      const at = climbed[i] as string;
+      depth++;
+      if (tree.get(at)?.type === "message") count++;
+      depths.set(at, depth);
+      messages.set(at, count);
+    }
+  };
+  return {
+    depth: (id) => {
+      if (!depths.has(id)) fill(id);
+      return depths.get(id) as number;
+    },
+    messages: (id) => {
+      if (!messages.has(id)) fill(id);
+      return messages.get(id) ?? 0;
+    },
+  };
+}
