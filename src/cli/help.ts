@@ -30,8 +30,8 @@ export function helpText(): string {
     "Commands:",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
-    "Every command takes --json; inspect, replay and check also --ndjson. Exit codes: 0 ok, 1 a check found a",
-    "problem, 2 bad usage or input. Run `context-kit <command> --help` for a command's options and examples.",
+    "Every command takes --json; inspect, replay, check and detect also --ndjson. Exit codes: 0 ok, 1 a check",
+    "found a problem, 2 bad usage or input. Run `context-kit <command> --help` for a command's options and examples.",
   ].join("\n");
 }
 

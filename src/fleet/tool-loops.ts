@@ -1,5 +1,5 @@
 import type { KitState } from "../../reducers/state.js";
-import { toolLoopReport } from "../../reducers/tool-loop.js";
+import { toolLoopEpisodes } from "../../reducers/tool-loop.js";
 
 /** A tool-call loop on a branch, as the `tool_loops` table holds it. */
 export interface LoopEpisode {
@@ -9,11 +9,7 @@ export interface LoopEpisode {
   atLeaf: boolean;
 }
 
-/**
- * The loop episodes of the branch that ends in `state`. Today only the loop the branch ends in (what `detect` reports);
- * when the fold reports every episode along a branch, this is the one place to read them from.
- */
+/** Every loop episode of the branch that ends in `state`, escaped or not (the fold's episodes, as `replay` reports). */
 export function loopEpisodes(state: KitState): LoopEpisode[] {
-  const loop = toolLoopReport(state.toolLoop);
-  return loop ? [{ kind: loop.kind, entryIds: [...loop.entryIds], atLeaf: true }] : [];
+  return toolLoopEpisodes(state.toolLoop).map((e) => ({ kind: e.kind, entryIds: [...e.entryIds], atLeaf: e.atLeaf }));
 }

@@ -58,8 +58,8 @@ describe("help", () => {
         stats    Print the fleet summary from an index database: stall and loop rate by model, denied scopes, verification, requests.
         bench    Benchmark the kit against the host and the parse floor: commands, folders, load, replay, per request, memory, grep/find/ls.
 
-      Every command takes --json; inspect, replay and check also --ndjson. Exit codes: 0 ok, 1 a check found a
-      problem, 2 bad usage or input. Run \`context-kit <command> --help\` for a command's options and examples.
+      Every command takes --json; inspect, replay, check and detect also --ndjson. Exit codes: 0 ok, 1 a check
+      found a problem, 2 bad usage or input. Run \`context-kit <command> --help\` for a command's options and examples.
       "
     `);
   });
