@@ -15,6 +15,9 @@ const ERRNO_WORDS: Record<string, string> = {
   ENOTDIR: "a part of the path is not a folder",
   ELOOP: "too many symbolic links",
   EMFILE: "too many open files",
+  EEXIST: "a file is in the way",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
 };
 
 /** A file system error as a reader would say it, e.g. `x.jsonl: no such file or folder`. */
@@ -22,6 +25,38 @@ export function readError(error: unknown, shown: string): InputError {
   const code = (error as NodeJS.ErrnoException).code;
   const words = (code && ERRNO_WORDS[code]) ?? (code ? `cannot read (${code})` : "cannot read");
   return new InputError("E_READ", `${shown}: ${words}`);
+}
+
+/** A file system error on output as a writer would say it, e.g. `--out x/a.html: cannot write x/a.html: …`. */
+export function writeError(error: unknown, what: string): InputError {
+  const e = error as NodeJS.ErrnoException;
+  const words = (e.code && ERRNO_WORDS[e.code]) ?? (e.code ? `failed (${e.code})` : String(e.message));
+  const path = e.path ? ` ${e.path}` : "";
+  return new InputError("E_WRITE", `${what}: cannot ${e.syscall ?? "write"}${path}: ${words}`);
+}
+
+/** Runs output work; a file system error becomes a clear `E_WRITE` (exit 2) naming `what` and the path. */
+export function writing<T>(what: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code === "string" && !(error instanceof InputError)) {
+      throw writeError(error, what);
+    }
+    throw error;
+  }
+}
+
+/** `writing` for asynchronous work. */
+export async function writingAsync<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code === "string" && !(error instanceof InputError)) {
+      throw writeError(error, what);
+    }
+    throw error;
+  }
 }
 
 function statOf(path: string, shown: string) {

@@ -4,6 +4,7 @@ import { type Command, type CommandResult, InputError, UsageError } from "./comm
 import { COMMANDS } from "./commands/index.js";
 import { didYouMean } from "./did-you-mean.js";
 import { commandHelp, helpText, usageLine } from "./help.js";
+import { writeError } from "./inputs.js";
 import { writeJson } from "./json-out.js";
 
 export { helpText } from "./help.js";
@@ -80,6 +81,11 @@ function failure(error: unknown, command: Command, json: boolean): CliOutput {
   if (error instanceof UsageError) return usageFailure(error.message, command);
   const code = (error as { code?: string }).code;
   if (code?.startsWith("ERR_PARSE_ARGS")) return usageFailure(parseArgsMessage(error as Error, command), command);
+  // A file system error no command turned into a clear one still ends as bad input, never as a stack trace.
+  if (code?.startsWith("E") && (error as NodeJS.ErrnoException).syscall) {
+    const io = writeError(error, command.name);
+    return failure(new InputError("E_IO", io.message), command, json);
+  }
   throw error;
 }
 

@@ -10,7 +10,7 @@ import type { SessionEntry } from "../../log/entry-types.js";
 import { kitVersion } from "../../package-root.js";
 import { type Command, InputError, JSON_HELP, JSON_OPTION } from "../command.js";
 import { fileInUse } from "../file-in-use.js";
-import { loadInput, notASession, singleFile } from "../inputs.js";
+import { loadInput, notASession, singleFile, writing } from "../inputs.js";
 import { stallReason } from "./detect.js";
 
 export interface RecoverReport {
@@ -84,9 +84,14 @@ export function recoverSession(
 
   const stamp = new Date(options.nowMs).toISOString().replace(/[:.]/g, "-");
   const backupDir = options.backupDir ? resolve(options.backupDir) : dirname(path);
-  mkdirSync(backupDir, { recursive: true });
   const backup = join(backupDir, `${basename(path)}.${stamp}.bak`);
-  copyFileSync(path, backup);
+  // The evidence folder is made before anything is appended: a bad --evidence leaves the session as it was.
+  const evidenceDir = options.evidenceDir;
+  if (evidenceDir) writing("--evidence", () => mkdirSync(evidenceDir, { recursive: true }));
+  writing(options.backupDir ? "--backup-dir" : "the backup beside the session", () => {
+    mkdirSync(backupDir, { recursive: true });
+    copyFileSync(path, backup);
+  });
 
   const marker = loopMarker ?? recoveryMarker({ requestId: state.request.currentRequestId, promiseEntryIds, reason });
   const entry = {
@@ -104,9 +109,8 @@ export function recoverSession(
   }
   const markerEntryId = appended.ids[0] as string;
   let evidence: string | null = null;
-  if (options.evidenceDir) {
-    mkdirSync(options.evidenceDir, { recursive: true });
-    evidence = join(resolve(options.evidenceDir), "summary.json");
+  if (evidenceDir) {
+    evidence = join(resolve(evidenceDir), "summary.json");
     const summary = {
       sessionId: log.header?.id ?? null,
       file: path,
@@ -121,7 +125,10 @@ export function recoverSession(
       kitVersion: kitVersion(),
       at: new Date(options.nowMs).toISOString(),
     };
-    writeFileSync(evidence, `${JSON.stringify(summary, null, 2)}\n`);
+    const at = evidence;
+    writing(`--evidence (marker ${markerEntryId} was appended)`, () =>
+      writeFileSync(at, `${JSON.stringify(summary, null, 2)}\n`),
+    );
   }
   return {
     exitCode: 0,
