@@ -70,14 +70,15 @@ function statOf(path: string, shown: string) {
 /**
  * Files named on the command line; a folder stands for every `.jsonl` below it (like `~/.pi/agent/sessions`). Each
  * file is shown as given: `DIR/sub/x.jsonl` for one found below a folder named `DIR`. A folder with no session
- * file is bad input, as a missing file is.
+ * file is bad input; a missing file is kept, to be reported as that file's failure.
  */
 export function expandInputs(paths: readonly string[], cwd: string): FileItem[] {
   if (paths.length === 0) throw new UsageError("name at least one session file or folder");
   const files: FileItem[] = [];
   for (const given of paths) {
     const path = resolve(cwd, given);
-    if (!statOf(path, given).isDirectory()) {
+    // A path that cannot be read is listed as given: reading it fails that file alone, the others still run.
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory() !== true) {
       files.push({ path, shown: given });
       continue;
     }
