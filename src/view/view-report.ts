@@ -6,6 +6,7 @@ import type { AgentMessage } from "../log/entry-types.js";
 import { kitVersion } from "../package-root.js";
 import { plural } from "../text.js";
 import type { SessionTree } from "../tree/session-tree.js";
+import { type BranchCut, describeCut } from "./branch-damage.js";
 import { viewOfLeaf } from "./leaf-view.js";
 import { type RequestStatus, recordedRequests, requestName, verifyRequest } from "./recorded-requests.js";
 
@@ -18,8 +19,12 @@ export interface ViewReport {
   tokensEstimate: { full: number; view: number };
   /** The recorded live requests made at this leaf (usually one; none for a leaf no request was made at). */
   requests: { number: number; digestEntryId: string; status: RequestStatus; name: string }[];
-  /** Records that failed their schema (only when there are any): their place is kept, their content left out. */
+  /** Records of this branch that failed their schema (only when there are any): their place is kept, their content left out. */
   invalidRecords?: Diagnostic[];
+  /** Set only for a branch cut from its root by a line the host drops or a missing parent. */
+  cut?: BranchCut;
+  /** The error diagnostics of this branch (only when there are any): its entries, and the line that cuts it. */
+  branchErrors?: Diagnostic[];
 }
 
 /** A reply that ended in a provider error (a 429, an overload) shows the error, not an empty row. */
@@ -42,16 +47,33 @@ function preview(message: AgentMessage): string {
   return `${label.padEnd(14)} ${flat.slice(0, 100)}${flat.length > 100 ? "…" : ""}${calls.length ? ` [calls ${calls.join(", ")}]` : ""}`;
 }
 
+/**
+ * The view's size beside the host's own context for the leaf. The view can be the larger one (the kit's guidance
+ * and reminders); a saving is shown only when there is one.
+ */
+export function tokensText(t: ViewReport["tokensEstimate"]): string {
+  const both = `tokens: ~${t.view} in this view, ~${t.full} in the host's own context`;
+  if (t.view < t.full) return `${both} (saves ~${t.full - t.view})`;
+  if (t.view > t.full) return `${both} (the kit adds ~${t.view - t.full}: its guidance and reminders)`;
+  return both;
+}
+
+function headText(r: ViewReport): string {
+  if (r.anchorId) return `, recovery view from marker ${r.anchorId}`;
+  if (r.cut) return `, ${describeCut(r.cut)}`;
+  return ", as the host builds it";
+}
+
 export function formatView(r: ViewReport): string {
   const o = r.omitted;
   return [
-    `${r.file} leaf ${r.leafId ?? "-"}: ${plural(r.messages.length, "message")}${r.anchorId ? `, recovery view from marker ${r.anchorId}` : ", as the host builds it"}`,
+    `${r.file} leaf ${r.leafId ?? "-"}: ${plural(r.messages.length, "message")}${headText(r)}`,
     ...(r.requests.length === 0
       ? ["  no recorded request was made at this leaf"]
       : r.requests.map((q) => `  ${q.name}: ${q.status === "verified" ? "reproduced" : q.status}`)),
-    `  omitted: ${plural(o.assistant, "assistant reply", "assistant replies")}, ${plural(o.toolResult, "tool result")}, ${o.other} other; ~${r.tokensEstimate.view} of ~${r.tokensEstimate.full} tokens`,
+    `  omitted: ${plural(o.assistant, "assistant reply", "assistant replies")}, ${plural(o.toolResult, "tool result")}, ${o.other} other; ${tokensText(r.tokensEstimate)}`,
     ...r.messages.map((m, i) => `  ${String(i).padStart(4)} ${preview(m)}`),
-    ...(r.invalidRecords ?? []).map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
+    ...(r.branchErrors ?? r.invalidRecords ?? []).map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
   ].join("\n");
 }
 

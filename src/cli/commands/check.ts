@@ -125,9 +125,7 @@ export function formatCheck(f: CheckFileReport): string {
     ...f.violations.map((v) => `  leaf ${v.leafId}: ${v.code}: ${v.message}`),
     ...f.warnings.map((w) => `  warning ${w.code}: ${w.message}`),
   ];
-  const head = `${f.file}: ${plural(f.branches, "branch", "branches")}${requestsText(f.requests)}, ${
-    problemsText(f)
-  }`;
+  const head = `${f.file}: ${plural(f.branches, "branch", "branches")}${requestsText(f.requests)}, ${problemsText(f)}`;
   return [head, ...capped(lines, SHOWN, (more) => `  … ${more} more (--json lists all)`)].join("\n");
 }
 

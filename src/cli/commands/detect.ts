@@ -58,7 +58,7 @@ export const detectCommand: Command = {
   },
   examples: [
     "context-kit detect session.jsonl",
-    "context-kit detect session.jsonl --leaf 00007065 --fail-on-stall",
+    "context-kit detect evidence-samples/branched-school-session.jsonl --leaf 00007065 --fail-on-stall",
     "context-kit detect session.jsonl --explain",
   ],
   run({ values, positionals, cwd }) {

@@ -136,7 +136,7 @@ export const replayCommand: Command = {
   },
   examples: [
     "context-kit replay session.jsonl",
-    "context-kit replay session.jsonl --leaf 0000706a --json",
+    "context-kit replay evidence-samples/branched-school-session.jsonl --leaf 00007065 --json",
     "context-kit replay ~/.pi/agent/sessions --ndjson",
   ],
   async run(context) {
