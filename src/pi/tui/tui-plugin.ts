@@ -9,6 +9,8 @@ import { type StatusInputs, statusLine } from "./status-line.js";
 
 export interface TuiOptions {
   policyRoot?: string;
+  /** The host's agent directory: `/kit policy` lists it among the control paths, as the guarded tools enforce it. */
+  agentDir?: string;
   /** Where `/kit report` writes its pages. */
   reportDir: string;
 }
@@ -47,7 +49,10 @@ export function tuiPlugin(options: TuiOptions) {
   return (pi: ExtensionAPI, kit: KitServices): KitHooks => {
     let policy: Policy | null = null;
     const policyFor = (ctx: ExtensionContext) => {
-      policy ??= createPolicy({ root: options.policyRoot ?? ctx.cwd });
+      policy ??= createPolicy({
+        root: options.policyRoot ?? ctx.cwd,
+        ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }),
+      });
       return policy;
     };
 
