@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..");
-const SOURCES = ["src", "reducers", "projections", "schemas"];
+const SOURCES = ["src", "reducers", "projections", "schemas", "bench", "test/synth"];
 
 function newestMtime(dir: string): number {
   let newest = 0;

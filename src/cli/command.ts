@@ -24,6 +24,8 @@ export interface CommandResult {
 export interface Command {
   name: string;
   summary: string;
+  /** How it is started, when not `context-kit NAME` (the benchmark harness: `npm run bench --`). */
+  invocation?: string;
   /** Arguments after `context-kit NAME`, as the help and the README show them. */
   usage: string;
   /** What the command does and says, a few sentences for `--help`. */

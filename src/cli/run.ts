@@ -3,7 +3,7 @@ import { kitVersion } from "../package-root.js";
 import { type Command, type CommandResult, InputError, UsageError } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { didYouMean } from "./did-you-mean.js";
-import { commandHelp, helpText, usageLine } from "./help.js";
+import { commandHelp, helpText, invocation, usageLine } from "./help.js";
 import { writeError } from "./inputs.js";
 import { writeJson } from "./json-out.js";
 
@@ -39,6 +39,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const known = COMMANDS.map((c) => c.name);
     return usageFailure(`unknown command "${name}"${didYouMean(name, known)}; commands: ${known.join(", ")}`, null);
   }
+  return runCommand(command, rest, io);
+}
+
+/** Runs one command with its arguments (after its name): what `runCli` does once it has found the command. */
+export async function runCommand(command: Command, rest: readonly string[], io: CliIo): Promise<CliOutput> {
   if (rest.includes("--help") || rest.includes("-h")) {
     return { exitCode: 0, stdout: `${commandHelp(command)}\n`, stderr: "" };
   }
@@ -106,7 +111,7 @@ function parseArgsMessage(error: Error, command: Command): string {
 
 function usageFailure(message: string, command: Command | null): CliOutput {
   const hint = command
-    ? `Usage: ${usageLine(command)}\nRun \`context-kit ${command.name} --help\` for the options.`
+    ? `Usage: ${usageLine(command)}\nRun \`${invocation(command)} --help\` for the options.`
     : "Run `context-kit --help` for the commands.";
   return { exitCode: 2, stdout: "", stderr: `context-kit: E_USAGE: ${message}\n${hint}\n` };
 }

@@ -252,7 +252,7 @@ describe("usage mistakes", () => {
     const command = kit(["inspct", "x.jsonl"]);
     expect(command.code).toBe(2);
     expect(command.stderr).toBe(
-      'context-kit: E_USAGE: unknown command "inspct" (did you mean inspect?); commands: inspect, replay, view, check, detect, recover, report, policy, bench\nRun `context-kit --help` for the commands.\n',
+      'context-kit: E_USAGE: unknown command "inspct" (did you mean inspect?); commands: inspect, replay, view, check, detect, recover, report, policy\nRun `context-kit --help` for the commands.\n',
     );
     const option = kit(["detect", `${SAMPLES}/${STALLED}`, "--fail-on-stal"]);
     expect(option.code).toBe(2);

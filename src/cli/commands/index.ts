@@ -1,5 +1,4 @@
 import type { Command } from "../command.js";
-import { benchCommand } from "./bench.js";
 import { checkCommand } from "./check.js";
 import { detectCommand } from "./detect.js";
 import { inspectCommand } from "./inspect.js";
@@ -18,5 +17,4 @@ export const COMMANDS: Command[] = [
   recoverCommand,
   reportCommand,
   policyCommand,
-  benchCommand,
 ];
