@@ -221,7 +221,7 @@ function formatCommands(doc: BenchDocument): string[] {
     ]);
   }
   return [
-    `Commands on the ${c.name} file (${formatBytes(c.bytes)}), each a whole process (node start-up included), ${c.reps} rounds in rotating order`,
+    `Commands on the ${c.name} file (${formatBytes(c.bytes)}), each a whole process (node start-up included), ${plural(c.reps, "round")} in rotating order`,
     ...table(rows).map((l) => `  ${l}`),
     "  × floor = wall / the floor's wall; × host = (peak − after imports) / the host load's; raw peaks are shown beside",
     "",
@@ -241,7 +241,7 @@ function formatFolder(doc: BenchDocument): string[] {
     ]);
   }
   return [
-    `Folders: ${f.files} sessions (${f.distinct} distinct, ${formatBytes(f.bytes)}, ${f.entries} entries), whole processes, ${f.cores} cores, ${f.reps} rounds`,
+    `Folders: ${f.files} sessions (${f.distinct} distinct, ${formatBytes(f.bytes)}, ${f.entries} entries), whole processes, ${plural(f.cores, "core")}, ${plural(f.reps, "round")}`,
     ...table(rows).map((l) => `  ${l}`),
     "",
   ];

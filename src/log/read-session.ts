@@ -280,7 +280,8 @@ function takeHeader(
   const first = records[0];
   const at = first?.at ?? firstLineDamaged ?? { line: 1, byteOffset: 0 };
   const discarded = records.length;
-  const loss = discarded > 0 ? `; the host would discard all ${discarded} records and overwrite the file on open` : "";
+  const what = discarded === 1 ? "its 1 record" : `all ${discarded} records`;
+  const loss = discarded > 0 ? `; the host would discard ${what} and overwrite the file on open` : "";
   if (firstValueNotObject) {
     // The host takes the first parsed value as the header, whatever it is, and rejects (or fails on) a non-object.
     const why = `the first record (line ${firstValueNotObject.line}) is not a JSON object, so there is no session header`;

@@ -4,6 +4,7 @@ import {
   formatSummary,
   REVISION_NOTE,
   type SessionSummary,
+  STALL_STOP,
   VERIFICATION_TONE,
   verificationText,
 } from "./session-summary.js";
@@ -41,7 +42,7 @@ export function renderIndexPage(title: string, rows: readonly IndexRow[]): strin
   return `${pageStart(title, PAGE_CSS)}
 <div class="index">
 <h1>${escapeHtml(title)}</h1>
-<p class="muted">${rows.length} session file${rows.length === 1 ? "" : "s"}. Stall stops, recoveries and denials count kit host entries and tool results anywhere in the file; verification is the active branch's (${escapeHtml(REVISION_NOTE)}).</p>
+<p class="muted">${rows.length} session file${rows.length === 1 ? "" : "s"}. Stall stops (${escapeHtml(STALL_STOP)}), recoveries and denials count kit host entries and tool results anywhere in the file; verification is the active branch's (${escapeHtml(REVISION_NOTE)}).</p>
 <table class="grid" id="sessions">
 <tr><th>session</th><th>entries</th><th>branches</th><th>stall stops</th><th>stalled leaves</th><th>recoveries</th><th>denials</th><th>verification</th><th>diagnostics</th></tr>
 ${body}

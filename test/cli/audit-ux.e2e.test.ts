@@ -212,7 +212,9 @@ describe("every command says why a file is unusable", () => {
     write("dropped.jsonl", lines.join("\n"));
     const out = kit(["check", "dropped.jsonl"]);
     expect(out.code).toBe(1);
-    expect(out.stdout).toMatch(/^dropped\.jsonl: 2 branches, (\d+ violations?, )?\d+ reader errors?\n {2}line 3: E_JSON: /);
+    expect(out.stdout).toMatch(
+      /^dropped\.jsonl: 2 branches, (\d+ violations?, )?\d+ reader errors?\n {2}line 3: E_JSON: /,
+    );
     expect(kit(["check", "--help"]).stdout).toContain("Error diagnostics fail the check too");
   });
 

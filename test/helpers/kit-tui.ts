@@ -170,6 +170,7 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
         const tab = await browser.newPage();
         await tab.goto(pathToFileURL(page).href);
         expect(await tab.title()).toContain(".jsonl");
+        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, not the DOM property
         expect(await tab.locator("body").innerText()).toContain("Update app.txt to v2.");
       } finally {
         await browser.close();
