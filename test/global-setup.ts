@@ -22,8 +22,10 @@ export default function setup(): void {
   if (sources <= built) return;
   try {
     execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: "inherit" });
-  } catch {
-    // tsc still emits on type errors; `npm run typecheck` is what fails for them.
-    console.warn("global-setup: the build reported errors; subprocess tests run the emitted JavaScript");
+  } catch (error) {
+    // Subprocess tests would otherwise run whatever JavaScript was left behind.
+    throw new Error(
+      `global-setup: npm run build failed, so the built bins cannot be tested: ${(error as Error).message}`,
+    );
   }
 }
