@@ -20,6 +20,9 @@ export interface CommandResult {
   text: string;
 }
 
+/** A result may carry text for stderr, e.g. naming an input the command could not use and why. */
+export type CommandResultWithStderr = CommandResult & { stderr?: string };
+
 /** A command is data: its name, help and options, and a function from parsed arguments to a result. */
 export interface Command {
   name: string;

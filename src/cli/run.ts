@@ -1,12 +1,13 @@
 import { parseArgs } from "node:util";
 import { kitVersion } from "../package-root.js";
-import { type Command, type CommandResult, InputError, UsageError } from "./command.js";
+import { type Command, type CommandResult, type CommandResultWithStderr, InputError, UsageError } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { didYouMean } from "./did-you-mean.js";
 import { commandHelp, helpText, invocation, usageLine } from "./help.js";
 import { writeError } from "./inputs.js";
 import { writeJson } from "./json-out.js";
 
+export type { CommandResultWithStderr } from "./command.js";
 export { helpText } from "./help.js";
 
 export interface CliIo {
@@ -15,9 +16,6 @@ export interface CliIo {
   /** Where `--ndjson` lines and `--json` documents go as they are ready; without it they are collected into the output's stdout. */
   stdout?: (chunk: string) => void;
 }
-
-/** A result may carry text for stderr, e.g. naming an input the command could not use and why. */
-export type CommandResultWithStderr = CommandResult & { stderr?: string };
 
 export interface CliOutput {
   exitCode: number;

@@ -5,10 +5,16 @@ import { writeSessionPageFile } from "../../report/page-writer.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
 import { plural } from "../../text.js";
-import { type Command, InputError, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
+import {
+  type Command,
+  type CommandResultWithStderr,
+  InputError,
+  JSON_HELP,
+  JSON_OPTION,
+  UsageError,
+} from "../command.js";
 import { type FileFailure, failureLine, isFailure, settleAsync } from "../file-outcome.js";
 import { expandInputs, loadInput, notASession, writing, writingAsync } from "../inputs.js";
-import type { CommandResultWithStderr } from "../run.js";
 
 export interface ReportPage {
   file: string;
