@@ -68,7 +68,7 @@ export async function runOverFiles<T extends object>(
   return result;
 }
 
-export function summaryLine(summary: FilesSummary): string {
+function summaryLine(summary: FilesSummary): string {
   const parts = Object.entries(summary.outcomes).map(([label, n]) => `${n} ${label}`);
   return `${plural(summary.files, "file")}: ${parts.join(", ")}`;
 }

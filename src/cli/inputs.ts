@@ -21,7 +21,7 @@ const ERRNO_WORDS: Record<string, string> = {
 };
 
 /** A file system error as a reader would say it, e.g. `x.jsonl: no such file or folder`. */
-export function readError(error: unknown, shown: string): InputError {
+function readError(error: unknown, shown: string): InputError {
   const code = (error as NodeJS.ErrnoException).code;
   const words = (code && ERRNO_WORDS[code]) ?? (code ? `cannot read (${code})` : "cannot read");
   return new InputError("E_READ", `${shown}: ${words}`);

@@ -27,7 +27,7 @@ export interface ReadOptions {
 }
 
 /** Lines past this are reported; the host still parses them. */
-export const LONG_LINE_BYTES = 8 * 1024 * 1024;
+const LONG_LINE_BYTES = 8 * 1024 * 1024;
 /** Past this a line cannot become one JavaScript string: the host would fail on the file. */
 const MAX_LINE_BYTES = 0x1fffffe8;
 const TWO_RECORD_PROBES = 8;

@@ -44,7 +44,7 @@ function chip(label: string, tone: Tone = "", title = ""): string {
 
 const n = (value: number, one: string, many = `${one}s`) => `<b>${value}</b> ${value === 1 ? one : many}`;
 
-export function summaryChips(s: SessionSummary, projections?: { embedded: number; total: number }): string {
+function summaryChips(s: SessionSummary, projections?: { embedded: number; total: number }): string {
   const d = s.diagnostics;
   const chips = [
     s.unusable ? chip("<b>not usable by the host</b>", "bad", "the host would treat this file as empty") : "",

@@ -45,7 +45,7 @@ export interface SummaryCounts {
   unusable: boolean;
 }
 
-export function verificationOutcome(state: KitState): VerificationOutcome {
+function verificationOutcome(state: KitState): VerificationOutcome {
   const v = state.verification;
   if (v.incomplete) return "incomplete";
   const checks = Object.values(v.checks);

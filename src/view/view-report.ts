@@ -51,7 +51,7 @@ function preview(message: AgentMessage): string {
  * The view's size beside the host's own context for the leaf. The view can be the larger one (the kit's guidance
  * and reminders); a saving is shown only when there is one.
  */
-export function tokensText(t: ViewReport["tokensEstimate"]): string {
+function tokensText(t: ViewReport["tokensEstimate"]): string {
   const both = `tokens: ~${t.view} in this view, ~${t.full} in the host's own context`;
   if (t.view < t.full) return `${both} (saves ~${t.full - t.view})`;
   if (t.view > t.full) return `${both} (the kit adds ~${t.view - t.full}: its guidance and reminders)`;

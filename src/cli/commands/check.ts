@@ -36,10 +36,6 @@ export interface CheckFileReport {
   warnings: CheckWarning[];
 }
 
-export interface CheckReport {
-  files: (CheckFileReport | FileFailure)[];
-}
-
 const NO_REQUESTS: RequestCounts = { recorded: 0, verified: 0, differs: 0, otherVersion: 0, unresolved: 0 };
 
 /** Problems printed per file; `--json` lists them all. */
