@@ -2,6 +2,7 @@ import { kitVersion } from "../package-root.js";
 import { HostCapabilitiesError, loadHostCapabilities } from "../tools/index.js";
 import { holdPromptsUntilSettled, isHeadless } from "./headless-settle.js";
 import { HostNotFound, loadHostModule, resolveHost } from "./host.js";
+import { inlineFactories, type NamedFactory, nameInlineExtensions } from "./inline-names.js";
 import { agentDirFromEnv, createKitExtension } from "./kit-extension.js";
 import { isNewHostLine, LaunchRefused, planLaunch } from "./launcher.js";
 import { hostHelpText, launcherHelp, wantsHelp } from "./launcher-help.js";
@@ -10,8 +11,11 @@ import { SettleGate } from "./settle-gate.js";
 type HostMain = (args: string[], options?: { extensionFactories?: unknown[] }) => Promise<void>;
 
 export interface LaunchOptions {
-  /** Factories loaded before the kit (tests use it for an offline provider; never reachable from the command line). */
-  extraFactories?: unknown[];
+  /**
+   * Factories loaded before the kit, bare or named (tests use it for an offline provider; never reachable from the
+   * command line).
+   */
+  extraFactories?: (unknown | NamedFactory)[];
 }
 
 /**
@@ -40,9 +44,10 @@ export async function launch(argv: string[], options: LaunchOptions = {}): Promi
     if (plan.protect && !isNewHostLine(host) && isHeadless(plan.args, process.stdin.isTTY)) {
       holdPromptsUntilSettled(module.AgentSession, gate);
     }
-    const extensionFactories = plan.protect
-      ? [...(options.extraFactories ?? []), createKitExtension({ policyRoot, gate })]
-      : [];
+    const named = isNewHostLine(host);
+    if (!named) nameInlineExtensions(module);
+    const kit: NamedFactory = { name: "pi-context-kit", factory: createKitExtension({ policyRoot, gate }) };
+    const extensionFactories = plan.protect ? inlineFactories([...(options.extraFactories ?? []), kit], named) : [];
     await (module.main as HostMain)(plan.args, { extensionFactories });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {

@@ -117,7 +117,11 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
       .join(" ");
     const command = `cd '${sandbox.cwd}' && env -i ${exports} ${lane.command.map((a) => `'${a}'`).join(" ")}`;
     execFileSync("tmux", ["new-session", "-d", "-s", tmux, "-x", "220", "-y", "80", command]);
-    await until((t) => t.includes("faux-1"), "the model in the footer");
+    const start = await until((t) => t.includes("faux-1") && t.includes("[Extensions]"), "the startup header");
+    // The shell is off: the header offers no `! bash`; inline extensions are listed by name.
+    expect(start).toContain("/ commands");
+    expect(start).not.toMatch(/! bash|to run bash/);
+    expect(start).not.toMatch(/<inline:\d+>/);
 
     type("What is in secret/notes.txt?", "Enter");
     const denied = await until(

@@ -5,6 +5,7 @@ import { summarizeState } from "../../fold/state-summary.js";
 import { createPolicy, type Policy } from "../../policy/index.js";
 import type { KitHooks, KitServices } from "../kit-hooks.js";
 import { KIT_SUBCOMMANDS, runKitCommand } from "./kit-command.js";
+import { headerWithoutShell } from "./shell-hint.js";
 import { type StatusInputs, statusLine } from "./status-line.js";
 
 export interface TuiOptions {
@@ -78,6 +79,19 @@ export function tuiPlugin(options: TuiOptions) {
       }
     };
     pi.on("session_start", refresh);
+    pi.on("session_start", (_event, ctx) => {
+      if (!ctx.hasUI) return;
+      // The shell is off: the startup header should not offer `!` to run bash.
+      let kept = true;
+      ctx.ui.setHeader((tui) => {
+        const header = headerWithoutShell(tui as unknown as Parameters<typeof headerWithoutShell>[0]);
+        kept = header !== null;
+        return (header ?? { render: () => [], invalidate: () => {} }) as unknown as ReturnType<
+          NonNullable<Parameters<typeof ctx.ui.setHeader>[0]>
+        >;
+      });
+      if (!kept) ctx.ui.setHeader(undefined);
+    });
     pi.on("session_tree", refresh);
     pi.on("session_compact", refresh);
     pi.on("turn_end", refresh);
