@@ -135,9 +135,9 @@ describe("help", () => {
       view leaves out, its estimated tokens beside the host's own context for the leaf (the view can be
       larger: the kit adds its guidance and reminders; a saving is shown only when there is one), and
       whether each request the kit recorded at this leaf is reproduced. A branch cut from its root (a line
-      the host drops held an entry on it) is said to be cut, with where the host's context starts, and the
-      branch's own error diagnostics are listed. Exit 2 when the file is unreadable or not a Pi session
-      file, or when a record on the branch failed its schema.
+      the host drops held an entry on it) is marked orphaned, with where the host starts sending it, and
+      the branch's own error diagnostics are listed. Exit 2 when the file is unreadable or not a Pi
+      session file, or when a record on the branch failed its schema.
 
       Options:
         --leaf ID      show the branch that ends at this entry instead of the active leaf (a unique prefix
