@@ -67,7 +67,9 @@ function lastEntryId(file: string): string {
 }
 
 function offline(sandbox: CliSandbox, args: string[]): string {
-  return execFileSync(process.execPath, [CLI, ...args], { cwd: sandbox.cwd, encoding: "utf8" }).trimEnd();
+  // The host's agent directory is the sandbox's, as for the kit inside Pi (`policy` lists it).
+  const env = { ...process.env, PI_CODING_AGENT_DIR: sandbox.agentDir };
+  return execFileSync(process.execPath, [CLI, ...args], { cwd: sandbox.cwd, encoding: "utf8", env }).trimEnd();
 }
 
 /** Every line the offline command printed shows on the screen (the TUI indents and may trim trailing blanks). */
