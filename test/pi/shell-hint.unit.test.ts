@@ -40,5 +40,11 @@ describe("the startup header without the shell hints", () => {
     header?.setExpanded?.(true);
     expect(expanded).toBe(true);
     expect(headerWithoutShell({ render: () => [], children: [] })).toBeNull();
+    // 1.x: the header container sits inside a document container.
+    const nested = {
+      render: () => [],
+      children: [{ render: () => [], children: [{ render: () => [], children: [builtIn] }] }],
+    };
+    expect(headerWithoutShell(nested)?.render(80)).toHaveLength(2);
   });
 });

@@ -51,13 +51,23 @@ export function withoutShellHint(line: string): string | null {
     .join("");
 }
 
+/** The first expandable component in drawing order (depth first, a few levels down): the host's startup header. */
+function firstExpandable(node: Drawn, depth = 0): Drawn | null {
+  for (const child of node.children ?? []) {
+    if (typeof child.setExpanded === "function") return child;
+    const found = depth < 3 ? firstExpandable(child, depth + 1) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
 /**
- * A header factory for `ctx.ui.setHeader`: it finds the host's built-in header (the expandable component of the TUI's
- * first container, which the host draws before any other) and draws it without the shell hints; null when the TUI is
- * not laid out that way, for the caller to keep the host's header.
+ * A header factory for `ctx.ui.setHeader`: it finds the host's built-in header (the first expandable component the
+ * TUI draws: 0.73 keeps it in the TUI's first container, 1.x one level further down) and draws it without the shell
+ * hints; null when there is none, for the caller to keep the host's header.
  */
 export function headerWithoutShell(tui: Drawn): Drawn | null {
-  const builtIn = tui.children?.[0]?.children?.find((c) => typeof c.setExpanded === "function");
+  const builtIn = firstExpandable(tui);
   if (!builtIn) return null;
   return {
     render: (width) => builtIn.render(width).flatMap((line) => withoutShellHint(line) ?? []),
