@@ -3,8 +3,8 @@ import type { CustomMessage } from "../src/log/entry-types.js";
 
 export const REMINDER_TYPE = "context-kit/policy-reminder";
 /** Bounds so the reminder never crowds the request, however many scopes were denied. */
-export const MAX_REMINDER_SCOPES = 8;
-export const MAX_REMINDER_CHARS = 2000;
+const MAX_REMINDER_SCOPES = 8;
+const MAX_REMINDER_CHARS = 2000;
 /** A path quoted in the reminder keeps its start and end within this many characters. */
 export const MAX_REMINDER_PATH = 120;
 

@@ -20,7 +20,7 @@ export interface StallDetector {
 }
 
 /** Automatic recoveries allowed per user request. */
-export const MAX_RECOVERIES = 1;
+const MAX_RECOVERIES = 1;
 /** Stop reasons of replies that were cut off: they neither count nor reset. */
 export const UNCOUNTED_STOP_REASONS: ReadonlySet<string> = new Set(["error", "aborted", "length"]);
 

@@ -5,7 +5,7 @@ import { exhaustive } from "./session.js";
 import type { CheckRecord, VerificationSlice } from "./state.js";
 
 export const CHECKS: readonly CheckName[] = ["app_build", "app_test"];
-export const MUTATING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
+const MUTATING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 /** Automatic verification rounds allowed per user request. */
 export const MAX_ROUNDS = 3;
 
@@ -38,7 +38,7 @@ function isCheck(name: string): name is CheckName {
 }
 
 /** Zero executed tests establish no coverage: a "passing" `app_test` that ran no test is `no_tests`, not a pass. */
-export function checkStatus(name: CheckName, status: CheckStatus, testsRun: number | undefined): CheckStatus {
+function checkStatus(name: CheckName, status: CheckStatus, testsRun: number | undefined): CheckStatus {
   return name === "app_test" && status === "passed" && testsRun === 0 ? "no_tests" : status;
 }
 

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..");
-const SOURCES = ["src", "reducers", "projections", "schemas"];
+const SOURCES = ["src", "reducers", "projections", "schemas", "bench", "test/synth"];
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -22,8 +22,10 @@ export default function setup(): void {
   if (sources <= built) return;
   try {
     execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: "inherit" });
-  } catch {
-    // tsc still emits on type errors; `npm run typecheck` is what fails for them.
-    console.warn("global-setup: the build reported errors; subprocess tests run the emitted JavaScript");
+  } catch (error) {
+    // Subprocess tests would otherwise run whatever JavaScript was left behind.
+    throw new Error(
+      `global-setup: npm run build failed, so the built bins cannot be tested: ${(error as Error).message}`,
+    );
   }
 }

@@ -20,8 +20,6 @@ export const KIT = {
   requestDigestV1: "context-kit/request-digest/v1",
 } as const;
 
-export type KitCustomType = (typeof KIT)[keyof typeof KIT];
-
 export const RECOVERED_PREFIX = "CONTEXT_RECOVERED";
 export const STALLED_CODE = "STALLED_NO_TOOL_PROGRESS";
 export const INCOMPLETE_CODE = "VERIFICATION_INCOMPLETE";

@@ -20,10 +20,15 @@ export interface CommandResult {
   text: string;
 }
 
+/** A result may carry text for stderr, e.g. naming an input the command could not use and why. */
+export type CommandResultWithStderr = CommandResult & { stderr?: string };
+
 /** A command is data: its name, help and options, and a function from parsed arguments to a result. */
 export interface Command {
   name: string;
   summary: string;
+  /** How it is started, when not `context-kit NAME` (the benchmark harness: `npm run bench --`). */
+  invocation?: string;
   /** Arguments after `context-kit NAME`, as the help and the README show them. */
   usage: string;
   /** What the command does and says, a few sentences for `--help`. */

@@ -1,19 +1,4 @@
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
+import { distance } from "fastest-levenshtein";
 
 /** The closest known name to a mistyped one, when it is close enough to be what was meant. */
 export function closest(given: string, known: readonly string[]): string | null {

@@ -1,9 +1,8 @@
 import { plural } from "../text.js";
-import type { CommandContext, CommandResult } from "./command.js";
+import type { CommandContext, CommandResult, CommandResultWithStderr } from "./command.js";
 import { type FileFailure, failureLine, isFailure } from "./file-outcome.js";
 import { type FileItem, type FileTask, mapFiles } from "./file-pool.js";
 import { expandInputs } from "./inputs.js";
-import type { CommandResultWithStderr } from "./run.js";
 
 export interface FolderCommand<T> {
   name: string;
@@ -69,7 +68,7 @@ export async function runOverFiles<T extends object>(
   return result;
 }
 
-export function summaryLine(summary: FilesSummary): string {
+function summaryLine(summary: FilesSummary): string {
   const parts = Object.entries(summary.outcomes).map(([label, n]) => `${n} ${label}`);
   return `${plural(summary.files, "file")}: ${parts.join(", ")}`;
 }

@@ -16,8 +16,12 @@ function wrap(text: string, indent: string, width = WIDTH): string[] {
   return lines;
 }
 
+export function invocation(command: Command): string {
+  return command.invocation ?? `context-kit ${command.name}`;
+}
+
 export function usageLine(command: Command): string {
-  return `context-kit ${command.name} ${command.usage}`;
+  return `${invocation(command)} ${command.usage}`;
 }
 
 export function helpText(): string {
@@ -39,7 +43,7 @@ export function commandHelp(command: Command): string {
   const options = Object.entries({ ...command.optionHelp, "-h, --help": "this help" });
   const width = Math.max(...options.map(([flag]) => flag.length));
   return [
-    `context-kit ${command.name}: ${command.summary}`,
+    `${invocation(command)}: ${command.summary}`,
     "",
     `Usage: ${usageLine(command)}`,
     "",

@@ -15,13 +15,48 @@ const ERRNO_WORDS: Record<string, string> = {
   ENOTDIR: "a part of the path is not a folder",
   ELOOP: "too many symbolic links",
   EMFILE: "too many open files",
+  EEXIST: "a file is in the way",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
 };
 
 /** A file system error as a reader would say it, e.g. `x.jsonl: no such file or folder`. */
-export function readError(error: unknown, shown: string): InputError {
+function readError(error: unknown, shown: string): InputError {
   const code = (error as NodeJS.ErrnoException).code;
   const words = (code && ERRNO_WORDS[code]) ?? (code ? `cannot read (${code})` : "cannot read");
   return new InputError("E_READ", `${shown}: ${words}`);
+}
+
+/** A file system error on output as a writer would say it, e.g. `--out x/a.html: cannot write x/a.html: …`. */
+export function writeError(error: unknown, what: string): InputError {
+  const e = error as NodeJS.ErrnoException;
+  const words = (e.code && ERRNO_WORDS[e.code]) ?? (e.code ? `failed (${e.code})` : String(e.message));
+  const path = e.path ? ` ${e.path}` : "";
+  return new InputError("E_WRITE", `${what}: cannot ${e.syscall ?? "write"}${path}: ${words}`);
+}
+
+/** Runs output work; a file system error becomes a clear `E_WRITE` (exit 2) naming `what` and the path. */
+export function writing<T>(what: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code === "string" && !(error instanceof InputError)) {
+      throw writeError(error, what);
+    }
+    throw error;
+  }
+}
+
+/** `writing` for asynchronous work. */
+export async function writingAsync<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code === "string" && !(error instanceof InputError)) {
+      throw writeError(error, what);
+    }
+    throw error;
+  }
 }
 
 function statOf(path: string, shown: string) {
@@ -35,14 +70,15 @@ function statOf(path: string, shown: string) {
 /**
  * Files named on the command line; a folder stands for every `.jsonl` below it (like `~/.pi/agent/sessions`). Each
  * file is shown as given: `DIR/sub/x.jsonl` for one found below a folder named `DIR`. A folder with no session
- * file is bad input, as a missing file is.
+ * file is bad input; a missing file is kept, to be reported as that file's failure.
  */
 export function expandInputs(paths: readonly string[], cwd: string): FileItem[] {
   if (paths.length === 0) throw new UsageError("name at least one session file or folder");
   const files: FileItem[] = [];
   for (const given of paths) {
     const path = resolve(cwd, given);
-    if (!statOf(path, given).isDirectory()) {
+    // A path that cannot be read is listed as given: reading it fails that file alone, the others still run.
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory() !== true) {
       files.push({ path, shown: given });
       continue;
     }

@@ -1,11 +1,13 @@
 import { parseArgs } from "node:util";
 import { kitVersion } from "../package-root.js";
-import { type Command, type CommandResult, InputError, UsageError } from "./command.js";
+import { type Command, type CommandResult, type CommandResultWithStderr, InputError, UsageError } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { didYouMean } from "./did-you-mean.js";
-import { commandHelp, helpText, usageLine } from "./help.js";
+import { commandHelp, helpText, invocation, usageLine } from "./help.js";
+import { writeError } from "./inputs.js";
 import { writeJson } from "./json-out.js";
 
+export type { CommandResultWithStderr } from "./command.js";
 export { helpText } from "./help.js";
 
 export interface CliIo {
@@ -14,9 +16,6 @@ export interface CliIo {
   /** Where `--ndjson` lines and `--json` documents go as they are ready; without it they are collected into the output's stdout. */
   stdout?: (chunk: string) => void;
 }
-
-/** A result may carry text for stderr, e.g. naming an input the command could not use and why. */
-export type CommandResultWithStderr = CommandResult & { stderr?: string };
 
 export interface CliOutput {
   exitCode: number;
@@ -38,6 +37,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const known = COMMANDS.map((c) => c.name);
     return usageFailure(`unknown command "${name}"${didYouMean(name, known)}; commands: ${known.join(", ")}`, null);
   }
+  return runCommand(command, rest, io);
+}
+
+/** Runs one command with its arguments (after its name): what `runCli` does once it has found the command. */
+export async function runCommand(command: Command, rest: readonly string[], io: CliIo): Promise<CliOutput> {
   if (rest.includes("--help") || rest.includes("-h")) {
     return { exitCode: 0, stdout: `${commandHelp(command)}\n`, stderr: "" };
   }
@@ -80,6 +84,11 @@ function failure(error: unknown, command: Command, json: boolean): CliOutput {
   if (error instanceof UsageError) return usageFailure(error.message, command);
   const code = (error as { code?: string }).code;
   if (code?.startsWith("ERR_PARSE_ARGS")) return usageFailure(parseArgsMessage(error as Error, command), command);
+  // A file system error no command turned into a clear one still ends as bad input, never as a stack trace.
+  if (code?.startsWith("E") && (error as NodeJS.ErrnoException).syscall) {
+    const io = writeError(error, command.name);
+    return failure(new InputError("E_IO", io.message), command, json);
+  }
   throw error;
 }
 
@@ -100,7 +109,7 @@ function parseArgsMessage(error: Error, command: Command): string {
 
 function usageFailure(message: string, command: Command | null): CliOutput {
   const hint = command
-    ? `Usage: ${usageLine(command)}\nRun \`context-kit ${command.name} --help\` for the options.`
+    ? `Usage: ${usageLine(command)}\nRun \`${invocation(command)} --help\` for the options.`
     : "Run `context-kit --help` for the commands.";
   return { exitCode: 2, stdout: "", stderr: `context-kit: E_USAGE: ${message}\n${hint}\n` };
 }

@@ -23,10 +23,6 @@ export function foldTraditional(text: string): string {
   return toSimplified(text);
 }
 
-export function hasHan(text: string): boolean {
-  return HAN.test(text);
-}
-
 let segmenter: Intl.Segmenter | null = null;
 
 /**

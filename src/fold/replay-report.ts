@@ -39,6 +39,8 @@ export interface ReplayReport {
   file: string;
   activeLeafId: string | null;
   branches: BranchReplay[];
+  /** Error diagnostics the reader found (lines the host drops, entries it re-parents): `inspect` lists them. */
+  readerErrors: number;
 }
 
 /** What `replay` prints of one leaf's state. */
@@ -112,7 +114,8 @@ export function replaySession(
       summaries.summaryAt(leafId),
     ),
   );
-  return { file, activeLeafId: active, branches };
+  const readerErrors = session.diagnostics.filter((d) => d.severity === "error").length;
+  return { file, activeLeafId: active, branches, readerErrors };
 }
 
 function toolLoopSummary(slice: KitState["toolLoop"]): BranchReplay["toolLoop"] {
@@ -121,7 +124,9 @@ function toolLoopSummary(slice: KitState["toolLoop"]): BranchReplay["toolLoop"] 
 
 export function formatReplay(report: ReplayReport): string {
   const lines = [
-    `${report.file}: ${plural(report.branches.length, "branch", "branches")}, active leaf ${report.activeLeafId ?? "-"}`,
+    `${report.file}: ${plural(report.branches.length, "branch", "branches")}, active leaf ${report.activeLeafId ?? "-"}${
+      report.readerErrors ? `, ${plural(report.readerErrors, "reader error")} (inspect lists them)` : ""
+    }`,
   ];
   for (const b of report.branches) {
     const from = b.forkFromId ? ` forks from ${b.forkFromId}` : "";

@@ -57,7 +57,7 @@ export function verificationIncomplete(
   details: VerificationIncompleteDetails,
 ): HostMessage<VerificationIncompleteDetails> {
   const missing = details.missing.length > 0 ? details.missing.join(", ") : "none";
-  const content = `${INCOMPLETE_CODE}: ${details.rounds} automatic verification rounds were used for this request and checks are still missing for revision ${details.revision}: ${missing}. The changes are not verified.`;
+  const content = `${INCOMPLETE_CODE}: ${details.rounds === 1 ? "1 automatic verification round was" : `${details.rounds} automatic verification rounds were`} used for this request and checks are still missing for revision ${details.revision}: ${missing}. The changes are not verified.`;
   return { customType: KIT.verificationIncomplete, content, display: true, details };
 }
 

@@ -177,12 +177,6 @@ export interface ContextEditEntry extends EntryBase {
   targetId: string;
   replacement: { content: string | (TextContent | ImageContent | ThinkingContent | ToolCall)[] } | null;
 }
-/** A record of a type this version does not know: kept, reported, ignored by reducers. */
-export interface UnknownEntry extends EntryBase {
-  type: string;
-  [field: string]: unknown;
-}
-
 export type KnownEntry =
   | MessageEntry
   | ThinkingLevelChangeEntry

@@ -1,5 +1,5 @@
 import { diagnostic } from "./diagnostics.js";
-import type { RecordPosition, SessionLog } from "./read-session.js";
+import type { RecordPosition, SessionLog } from "./session-log.js";
 
 interface Parsed {
   value: Record<string, unknown>;

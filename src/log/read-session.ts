@@ -6,36 +6,9 @@ import { invalidRecordStub, MAX_NESTING, nestsDeeper, withEmptyContent } from ".
 import { linesOfBuffer, linesOfFile, type RawLine } from "./lines.js";
 import { migrateToV3 } from "./migrate.js";
 import { checkEntry } from "./schemas.js";
+import type { DroppedRecord, RecordPosition, SessionLog } from "./session-log.js";
 
-export interface RecordPosition {
-  line: number;
-  byteOffset: number;
-}
-
-/** A line the host loses on load, with what could be recovered of it to explain the loss. */
-export interface DroppedRecord extends RecordPosition {
-  code: "E_JSON" | "E_TWO_RECORDS" | "E_NUL" | "E_LINE_TOO_LONG" | "E_NOT_OBJECT" | "E_SCHEMA";
-  ids: string[];
-  types: string[];
-}
-
-export interface SessionLog {
-  file: string;
-  header: SessionHeader | null;
-  /** The header's format version before the in-memory migration (1 when absent). */
-  sourceVersion: number;
-  /** What the host sees: every entry after the header, migrated to v3 in memory. Empty when the host would not load the file. */
-  entries: SessionEntry[];
-  /** Where each entry of `entries` stands in the file. */
-  positions: RecordPosition[];
-  diagnostics: Diagnostic[];
-  dropped: DroppedRecord[];
-  /** True when the host treats the file as empty and would overwrite it with a fresh header on open. */
-  unusable: boolean;
-  bytes: number;
-  lines: number;
-  endsWithNewline: boolean;
-}
+export type { DroppedRecord, RecordPosition, SessionLog } from "./session-log.js";
 
 export interface ReadOptions {
   /** Validate every record against `schemas/` (default true). */
@@ -54,7 +27,7 @@ export interface ReadOptions {
 }
 
 /** Lines past this are reported; the host still parses them. */
-export const LONG_LINE_BYTES = 8 * 1024 * 1024;
+const LONG_LINE_BYTES = 8 * 1024 * 1024;
 /** Past this a line cannot become one JavaScript string: the host would fail on the file. */
 const MAX_LINE_BYTES = 0x1fffffe8;
 const TWO_RECORD_PROBES = 8;
@@ -280,7 +253,8 @@ function takeHeader(
   const first = records[0];
   const at = first?.at ?? firstLineDamaged ?? { line: 1, byteOffset: 0 };
   const discarded = records.length;
-  const loss = discarded > 0 ? `; the host would discard all ${discarded} records and overwrite the file on open` : "";
+  const what = discarded === 1 ? "its 1 record" : `all ${discarded} records`;
+  const loss = discarded > 0 ? `; the host would discard ${what} and overwrite the file on open` : "";
   if (firstValueNotObject) {
     // The host takes the first parsed value as the header, whatever it is, and rejects (or fails on) a non-object.
     const why = `the first record (line ${firstValueNotObject.line}) is not a JSON object, so there is no session header`;

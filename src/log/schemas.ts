@@ -62,7 +62,7 @@ export function validator(file: string, name?: string): ValidateFunction {
   return fn;
 }
 
-export function describeSchemaError(errors: ErrorObject[] | null | undefined, prefix = ""): string {
+function describeSchemaError(errors: ErrorObject[] | null | undefined, prefix = ""): string {
   const first = errors?.[0];
   if (!first) return "does not match its schema";
   const path = prefix + first.instancePath;

@@ -10,7 +10,7 @@ export function leasePath(sessionFile: string): string {
   return `${sessionFile}.context-kit.lease`;
 }
 
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -35,7 +35,7 @@ export function releaseLease(sessionFile: string): void {
   }
 }
 
-export function readLease(sessionFile: string): SessionLease | null {
+function readLease(sessionFile: string): SessionLease | null {
   try {
     const value = JSON.parse(readFileSync(leasePath(sessionFile), "utf8")) as Partial<SessionLease>;
     if (typeof value.pid !== "number" || !Number.isInteger(value.pid) || value.pid <= 0) return null;

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** The two lines of the host, newest first: the kit runs on whichever is installed. */
-export const HOST_PACKAGES = ["@earendil-works/pi-coding-agent", "@mariozechner/pi-coding-agent"] as const;
+const HOST_PACKAGES = ["@earendil-works/pi-coding-agent", "@mariozechner/pi-coding-agent"] as const;
 /** Names a host package folder explicitly (used to test the second line side by side). */
 export const HOST_ENV = "PI_CONTEXT_KIT_HOST";
 

@@ -1,7 +1,7 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 
 /** How long a finished run may take to become idle before the kit gives up waiting. */
-export const IDLE_WAIT_MS = 2000;
+const IDLE_WAIT_MS = 2000;
 
 /**
  * The host runs `agent_end` handlers on its event queue, which can reach them before the run has finished; a message

@@ -1,7 +1,7 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { loadHostCapabilities, type MutationQueue } from "../tools/index.js";
+import { agentDirFromEnv } from "./agent-dir.js";
 import { createContextKitExtension } from "./extension.js";
 import { loadHostModule, versionAtLeast } from "./host.js";
 import { nestedDenialsPlugin } from "./nested-denials.js";
@@ -20,9 +20,7 @@ export interface KitExtensionOptions {
   gate?: SettleGate;
 }
 
-export function agentDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent");
-}
+export { agentDirFromEnv } from "./agent-dir.js";
 
 /**
  * The whole kit as one extension: state and projections, stall recovery, directory protection (shell off, guarded
@@ -47,6 +45,7 @@ export function createKitExtension(options: KitExtensionOptions = {}): Extension
     const verification = verificationPlugin(() => capabilities.tools);
     const tui = tuiPlugin({
       ...(options.policyRoot ? { policyRoot: options.policyRoot } : {}),
+      agentDir,
       reportDir: join(agentDir, "context-kit", "reports"),
     });
     const plugins = [protection, nestedDenialsPlugin, verification, sessionLeasePlugin(), tui];

@@ -3,6 +3,7 @@ import { HostCapabilitiesError, loadHostCapabilities } from "../tools/index.js";
 import { DEMO_FLAG, prepareDemo } from "./demo/demo.js";
 import { holdPromptsUntilSettled, isHeadless } from "./headless-settle.js";
 import { HostNotFound, loadHostModule, resolveHost } from "./host.js";
+import { inlineFactories, type NamedFactory, nameInlineExtensions } from "./inline-names.js";
 import { agentDirFromEnv, createKitExtension } from "./kit-extension.js";
 import { isNewHostLine, LaunchRefused, planLaunch } from "./launcher.js";
 import { hostHelpText, launcherHelp, wantsHelp } from "./launcher-help.js";
@@ -11,8 +12,11 @@ import { SettleGate } from "./settle-gate.js";
 type HostMain = (args: string[], options?: { extensionFactories?: unknown[] }) => Promise<void>;
 
 export interface LaunchOptions {
-  /** Factories loaded before the kit (tests use it for an offline provider; never reachable from the command line). */
-  extraFactories?: unknown[];
+  /**
+   * Factories loaded before the kit, bare or named (tests use it for an offline provider; never reachable from the
+   * command line).
+   */
+  extraFactories?: (unknown | NamedFactory)[];
 }
 
 /**
@@ -42,8 +46,11 @@ export async function launch(argv: string[], options: LaunchOptions = {}): Promi
     if (plan.protect && !isNewHostLine(host) && isHeadless(plan.args, process.stdin.isTTY)) {
       holdPromptsUntilSettled(module.AgentSession, gate);
     }
+    const named = isNewHostLine(host);
+    if (!named) nameInlineExtensions(module);
+    const kit: NamedFactory = { name: "pi-context-kit", factory: createKitExtension({ policyRoot, gate }) };
     const extensionFactories = plan.protect
-      ? [...(options.extraFactories ?? []), ...(demo?.factories ?? []), createKitExtension({ policyRoot, gate })]
+      ? inlineFactories([...(options.extraFactories ?? []), ...(demo?.factories ?? []), kit], named)
       : [];
     await (module.main as HostMain)(plan.args, { extensionFactories });
     demo?.finish();

@@ -7,12 +7,26 @@ import type { KitPlugin } from "./kit-hooks.js";
  * the owner's pid), so `context-kit recover` can tell the file is in use even when no command line names it
  * (`-c`, `-r`, `/resume`). Switching sessions moves the lease; shutdown and process exit remove it.
  */
+/** Leases to remove on process exit: one listener for every kit instance of the process, however many sessions. */
+const heldAtExit = new Set<() => void>();
+let exitHooked = false;
+
+function releaseAtExit(release: () => void): void {
+  heldAtExit.add(release);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once("exit", () => {
+    for (const each of heldAtExit) each();
+  });
+}
+
 export function sessionLeasePlugin(): KitPlugin {
   return (pi: ExtensionAPI, kit) => {
     let held: string | null = null;
     const release = () => {
       if (held) releaseLease(held);
       held = null;
+      heldAtExit.delete(release);
     };
     const take = (_event: unknown, ctx: ExtensionContext) => {
       try {
@@ -22,6 +36,7 @@ export function sessionLeasePlugin(): KitPlugin {
         if (!file) return;
         acquireLease(file);
         held = file;
+        releaseAtExit(release);
       } catch (error) {
         kit.report(error, "session lease", ctx);
       }
@@ -29,7 +44,6 @@ export function sessionLeasePlugin(): KitPlugin {
     pi.on("session_start", take);
     pi.on("agent_start", take);
     pi.on("session_shutdown", release);
-    process.once("exit", release);
     return {};
   };
 }

@@ -11,7 +11,7 @@ export type {
   UnresolvableCode,
 } from "./decision.js";
 export { type FilteredOutput, filterOutput } from "./output-filter.js";
-export { createPolicy, type MarkerProbe, type Policy, type PolicyOptions } from "./policy.js";
+export { type ControlPath, createPolicy, type MarkerProbe, type Policy, type PolicyOptions } from "./policy.js";
 export { type FileHead, nodePolicyFs, type PolicyFs } from "./policy-fs.js";
 export { loadRootGuidance, type RootGuidance } from "./root-guidance.js";
 export { decodeText, wholeCharacters } from "./utf8.js";

@@ -30,7 +30,7 @@ export interface PolicyFs {
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
-export function notAFile(path: string): NodeJS.ErrnoException {
+function notAFile(path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`not a regular file: ${path}`), { code: "ENOTFILE" });
 }
 

@@ -27,6 +27,12 @@ export interface PolicyOptions {
 
 export type MarkerProbe = "none" | "marker" | "unverifiable";
 
+/** A path the file tools never write, as `decide` enforces it: a folder name at any depth, a file name, or a folder. */
+export interface ControlPath {
+  path: string;
+  why: string;
+}
+
 export interface Policy {
   /** Canonical real path of the policy root. */
   readonly root: string;
@@ -40,7 +46,14 @@ export interface Policy {
   markerGuidance(scope: string): BoundedText;
   /** Real path, respelled with the stored case on case-insensitive file systems. */
   canonical(path: string): string;
+  /** Every control path `decide` refuses to write, from the same constants and folders. */
+  readonly control: readonly ControlPath[];
 }
+
+const PROTECTED_WHY: Record<string, string> = {
+  "kit-package": "the installed pi-context-kit package",
+  "agent-dir": "the host's agent directory (extensions, skills, host capabilities)",
+};
 
 export function createPolicy(options: PolicyOptions): Policy {
   const fs = options.fs ?? nodePolicyFs;
@@ -187,5 +200,10 @@ export function createPolicy(options: PolicyOptions): Policy {
     markerIn,
     markerGuidance: (scope) => loadBoundedText(join(scope, MARKER_NAME), fs),
     canonical,
+    control: [
+      ...CONTROL_DIRS.map((c) => ({ path: `${c.name}/ (any depth)`, why: c.label })),
+      { path: `${MARKER_NAME} files`, why: "the markers that exclude their folders" },
+      ...protectedDirs.map(({ dir, rule }) => ({ path: `${dir}/`, why: PROTECTED_WHY[rule] ?? rule })),
+    ],
   };
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
 
 /** Where `npm run build` writes the bundle of `src/report/client/` (TypeScript, bundled by esbuild). */
-export const CLIENT_BUNDLE = "dist/report-client.js";
+const CLIENT_BUNDLE = "dist/report-client.js";
 
 let cached: string | undefined;
 

@@ -22,7 +22,7 @@ export function scriptSafe(json: string): string {
 }
 
 /** A Content-Security-Policy source for an inline element's exact text. */
-export function cspHash(text: string): string {
+function cspHash(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
@@ -30,7 +30,7 @@ export function cspHash(text: string): string {
  * The page's policy: nothing may be fetched (no network, no external assets); only the page's own style and script,
  * identified by their hashes, run.
  */
-export function contentSecurityPolicy(style: string, script?: string): string {
+function contentSecurityPolicy(style: string, script?: string): string {
   return [
     "default-src 'none'",
     `style-src ${cspHash(style)}`,

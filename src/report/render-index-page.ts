@@ -7,6 +7,7 @@ import {
   formatSummary,
   REVISION_NOTE,
   type SessionSummary,
+  STALL_STOP,
   VERIFICATION_TONE,
   verificationText,
 } from "./session-summary.js";
@@ -118,7 +119,7 @@ export function renderIndexPage(title: string, rows: readonly IndexRow[]): strin
   return `${pageStart(title, PAGE_CSS, INDEX_SORT_SCRIPT)}
 <div class="index">
 <h1>${escapeHtml(title)}</h1>
-<p class="muted">${rows.length} session file${rows.length === 1 ? "" : "s"}. Stall stops, recoveries and denials count kit host entries and tool results anywhere in the file; stalls and loops count branches; verification is the active branch's (${escapeHtml(REVISION_NOTE)}). Requests of plain Pi sessions are not recorded: nothing to prove, nothing wrong. Click a heading to sort.</p>
+<p class="muted">${rows.length} session file${rows.length === 1 ? "" : "s"}. Stall stops (${escapeHtml(STALL_STOP)}), recoveries and denials count kit host entries and tool results anywhere in the file; stalls and loops count branches; verification is the active branch's (${escapeHtml(REVISION_NOTE)}). Requests of plain Pi sessions are not recorded: nothing to prove, nothing wrong. Click a heading to sort.</p>
 ${charts(rows)}
 <table class="grid" id="sessions">
 <thead><tr>${heads}</tr></thead>

@@ -4,7 +4,13 @@ import { PAGE_CSS } from "./client-style.js";
 import { escapeHtml, pageStart, scriptSafe } from "./html.js";
 import type { SessionPageModel } from "./page-model.js";
 import { REQUEST_MARKS, requestsText } from "./request-status.js";
-import { REVISION_NOTE, type SessionSummary, VERIFICATION_TONE, verificationText } from "./session-summary.js";
+import {
+  REVISION_NOTE,
+  type SessionSummary,
+  STALL_STOP,
+  VERIFICATION_TONE,
+  verificationText,
+} from "./session-summary.js";
 
 export interface SessionPageOptions {
   /** Link back to the folder's index page, relative to this page. */
@@ -38,13 +44,13 @@ function chip(label: string, tone: Tone = "", title = ""): string {
 
 const n = (value: number, one: string, many = `${one}s`) => `<b>${value}</b> ${value === 1 ? one : many}`;
 
-export function summaryChips(s: SessionSummary, projections?: { embedded: number; total: number }): string {
+function summaryChips(s: SessionSummary, projections?: { embedded: number; total: number }): string {
   const d = s.diagnostics;
   const chips = [
     s.unusable ? chip("<b>not usable by the host</b>", "bad", "the host would treat this file as empty") : "",
     chip(n(s.entries, "entry", "entries")),
     chip(n(s.branches, "branch", "branches")),
-    chip(n(s.stallStops, "stall stop"), s.stallStops > 0 ? "bad" : "", "STALLED_NO_TOOL_PROGRESS entries"),
+    chip(n(s.stallStops, "stall stop"), s.stallStops > 0 ? "bad" : "", `STALLED_NO_TOOL_PROGRESS: ${STALL_STOP}`),
     chip(n(s.stalledLeaves, "stalled leaf", "stalled leaves"), s.stalledLeaves > 0 ? "bad" : ""),
     chip(n(s.recoveries, "recovery", "recoveries"), s.recoveries > 0 ? "kit" : "", "recovery markers"),
     chip(
@@ -115,7 +121,10 @@ function staticSummary(model: SessionPageModel): string {
     row("entries", String(s.entries)),
     row("branches", String(s.branches)),
     row("active leaf", active),
-    row("stall stops", `${s.stallStops} (${s.stalledLeaves} stalled ${s.stalledLeaves === 1 ? "leaf" : "leaves"})`),
+    row(
+      "stall stops",
+      `${s.stallStops} (${s.stalledLeaves} stalled ${s.stalledLeaves === 1 ? "leaf" : "leaves"}): ${STALL_STOP}`,
+    ),
     row("recoveries", String(s.recoveries)),
     row("denials", `${s.denials} in ${s.deniedScopes} ${s.deniedScopes === 1 ? "scope" : "scopes"}`),
     row("verification", escapeHtml(verificationText(s.verification))),

@@ -45,7 +45,7 @@ export interface SummaryCounts {
   unusable: boolean;
 }
 
-export function verificationOutcome(state: KitState): VerificationOutcome {
+function verificationOutcome(state: KitState): VerificationOutcome {
   const v = state.verification;
   if (v.incomplete) return "incomplete";
   const checks = Object.values(v.checks);
@@ -105,6 +105,9 @@ export function verificationText(v: SessionSummary["verification"]): string {
 export const REVISION_NOTE =
   "rN: the active branch changed files N times (successful write or edit); app_build and app_test results count for the revision they ran at";
 
+/** What a stall stop is, where the count is shown. */
+export const STALL_STOP = "runs the kit stopped when a reply after a recovery again only announced an action";
+
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function formatSummary(s: SessionSummary): string {
@@ -115,7 +118,7 @@ export function formatSummary(s: SessionSummary): string {
   return [
     count(s.entries, "entry", "entries"),
     count(s.branches, "branch", "branches"),
-    `${count(s.stallStops, "stall stop")} (${s.stalledLeaves} stalled)`,
+    `${count(s.stallStops, "stall stop")} (${STALL_STOP}), ${count(s.stalledLeaves, "stalled leaf", "stalled leaves")}`,
     count(s.recoveries, "recovery", "recoveries"),
     count(s.toolLoopLeaves, "leaf in a tool loop", "leaves in a tool loop"),
     `${count(s.denials, "denial")} in ${count(s.deniedScopes, "scope")}`,

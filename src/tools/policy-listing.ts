@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import { MARKER_NAME, PI_CONTROL_DIR, type Policy } from "../policy/index.js";
+import type { ControlPath, Policy } from "../policy/index.js";
 import { resolveToolDeps } from "./tool-deps.js";
 import { walkTree } from "./walk.js";
 
@@ -15,7 +15,8 @@ export interface PolicyListing {
   excluded: ExcludedScope[];
   /** The walk hit its entry bound: scopes deeper in the tree may be missing. */
   partial: boolean;
-  control: string[];
+  /** Every path the file tools never write, as the policy enforces it. */
+  control: readonly ControlPath[];
 }
 
 const GUIDANCE_PREVIEW = 200;
@@ -41,7 +42,7 @@ export async function listPolicy(policy: Policy, signal?: AbortSignal): Promise<
     root: policy.root,
     excluded,
     partial: walk.stopped,
-    control: [`${PI_CONTROL_DIR}/ (any depth)`, `${MARKER_NAME} files`, "the installed pi-context-kit package"],
+    control: policy.control,
   };
 }
 
@@ -53,6 +54,7 @@ export function formatPolicyListing(listing: PolicyListing): string {
     lines.push(`  ${scope}/${guidance ? `  — ${guidance}` : ""}`);
   }
   if (listing.partial) lines.push("  (the walk stopped at its entry bound; deeper scopes may be missing)");
-  lines.push(`control paths (never written): ${listing.control.join(", ")}`);
+  lines.push("control paths (never written):");
+  for (const { path, why } of listing.control) lines.push(`  ${path}  — ${why}`);
   return lines.join("\n");
 }

@@ -28,7 +28,7 @@ export function findRipgrep(env: NodeJS.ProcessEnv = process.env, home: string =
 }
 
 /** A glob matching `text` literally (ripgrep's globs take `\` escapes). */
-export function globLiteral(text: string): string {
+function globLiteral(text: string): string {
   return text.replace(/[\\*?[\]{}!,]/g, "\\$&");
 }
 

@@ -14,7 +14,7 @@ function cutBytes(text: string, maxBytes: number): string {
 }
 
 /** The first lines of `lines` that fit both limits; a first line alone over the byte limit is cut. */
-export function headLines(lines: readonly string[], maxLines = MAX_LINES, maxBytes = MAX_BYTES) {
+function headLines(lines: readonly string[], maxLines = MAX_LINES, maxBytes = MAX_BYTES) {
   const kept: string[] = [];
   let bytes = 0;
   for (const line of lines) {

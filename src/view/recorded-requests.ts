@@ -24,7 +24,7 @@ export interface RecordedRequest {
  * The request's leaf: the digest entry itself when the host had persisted everything, else the entry `pending` context
  * messages further down the chain the host wrote next (the first child in file order at each step).
  */
-export function requestLeaf(tree: SessionTree, digestEntryId: string, pending: number): string | null {
+function requestLeaf(tree: SessionTree, digestEntryId: string, pending: number): string | null {
   let cursor = digestEntryId;
   let left = pending;
   while (left > 0) {

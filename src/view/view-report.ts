@@ -8,6 +8,7 @@ import { kitVersion } from "../package-root.js";
 import { plural } from "../text.js";
 import { buildHostContext } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
+import { type BranchCut, describeCut } from "./branch-damage.js";
 import { viewOfLeaf } from "./leaf-view.js";
 import { type RequestStatus, recordedRequests, requestName, verifyRequest } from "./recorded-requests.js";
 import { systemState } from "./system-digest.js";
@@ -25,8 +26,12 @@ export interface ViewReport {
   system?: { messages: number; sections: string[]; tools: string[] };
   /** Calls tools made to other tools on this branch (metadata of the session record; never sent to the model). */
   nestedCalls?: NestedCallsSummary;
-  /** Records that failed their schema (only when there are any): their place is kept, their content left out. */
+  /** Records of this branch that failed their schema (only when there are any): their place is kept, their content left out. */
   invalidRecords?: Diagnostic[];
+  /** Set only for a branch cut from its root by a line the host drops or a missing parent. */
+  cut?: BranchCut;
+  /** The error diagnostics of this branch (only when there are any): its entries, and the line that cuts it. */
+  branchErrors?: Diagnostic[];
 }
 
 /** A reply that ended in a provider error (a 429, an overload) shows the error, not an empty row. */
@@ -49,14 +54,31 @@ function preview(message: AgentMessage): string {
   return `${label.padEnd(14)} ${flat.slice(0, 100)}${flat.length > 100 ? "…" : ""}${calls.length ? ` [calls ${calls.join(", ")}]` : ""}`;
 }
 
+/**
+ * The view's size beside the host's own context for the leaf. The view can be the larger one (the kit's guidance
+ * and reminders); a saving is shown only when there is one.
+ */
+function tokensText(t: ViewReport["tokensEstimate"]): string {
+  const both = `tokens: ~${t.view} in this view, ~${t.full} in the host's own context`;
+  if (t.view < t.full) return `${both} (saves ~${t.full - t.view})`;
+  if (t.view > t.full) return `${both} (the kit adds ~${t.view - t.full}: its guidance and reminders)`;
+  return both;
+}
+
+function headText(r: ViewReport): string {
+  if (r.anchorId) return `, recovery view from marker ${r.anchorId}`;
+  if (r.cut) return `, ${describeCut(r.cut)}`;
+  return ", as the host builds it";
+}
+
 export function formatView(r: ViewReport): string {
   const o = r.omitted;
   return [
-    `${r.file} leaf ${r.leafId ?? "-"}: ${plural(r.messages.length, "message")}${r.anchorId ? `, recovery view from marker ${r.anchorId}` : ", as the host builds it"}`,
+    `${r.file} leaf ${r.leafId ?? "-"}: ${plural(r.messages.length, "message")}${headText(r)}`,
     ...(r.requests.length === 0
       ? ["  no recorded request was made at this leaf"]
       : r.requests.map((q) => `  ${q.name}: ${q.status === "verified" ? "reproduced" : q.status}`)),
-    `  omitted: ${plural(o.assistant, "assistant reply", "assistant replies")}, ${plural(o.toolResult, "tool result")}, ${o.other} other; ~${r.tokensEstimate.view} of ~${r.tokensEstimate.full} tokens`,
+    `  omitted: ${plural(o.assistant, "assistant reply", "assistant replies")}, ${plural(o.toolResult, "tool result")}, ${o.other} other; ${tokensText(r.tokensEstimate)}`,
     ...(r.system
       ? [
           `  system (the host sends it with the view): ${plural(r.system.messages, "system message")}; sections ${r.system.sections.join(", ") || "-"}; tools ${r.system.tools.join(", ") || "-"}`,
@@ -68,7 +90,7 @@ export function formatView(r: ViewReport): string {
           `  nested calls (session metadata, not sent to the model): ${r.nestedCalls.calls}, ${r.nestedCalls.failed} failed${r.nestedCalls.recordIncomplete.length > 0 ? `; record incomplete at ${r.nestedCalls.recordIncomplete.join(",")}` : ""}`,
         ]
       : []),
-    ...(r.invalidRecords ?? []).map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
+    ...(r.branchErrors ?? r.invalidRecords ?? []).map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
   ].join("\n");
 }
 

@@ -2,9 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatBench } from "../../src/cli/bench/format.js";
+import { benchCommand } from "../../bench/command.js";
+import { formatBench } from "../../bench/format.js";
 import { setSourceHooks } from "../../src/cli/file-pool.js";
-import { runCli } from "../../src/cli/run.js";
+import { runCommand } from "../../src/cli/run.js";
+
+const bench = (args: string[]) => runCommand(benchCommand, args, { cwd: scratch });
 
 // Only the document's shape is asserted: wall-clock times depend on the machine and are never tested.
 const scratch = mkdtempSync(join(tmpdir(), "ck-bench-"));
@@ -16,13 +19,19 @@ afterAll(() => {
 
 const finite = (x: unknown) => typeof x === "number" && Number.isFinite(x);
 
-describe("context-kit bench --quick --check --json", () => {
+describe("npm run bench -- --quick --check --json", () => {
   it("prints a document of finite kit/host ratios, and --out writes the same document", async () => {
-    const out = await runCli(["bench", "--quick", "--check", "--json", "--out", "bench.json"], { cwd: scratch });
+    const out = await bench(["--quick", "--check", "--json", "--out", "bench.json"]);
     expect(out.stderr).toBe("");
     const doc = JSON.parse(out.stdout);
-    // --check exits 1 exactly when a target is missed.
-    expect(out.exitCode).toBe(doc.targets.some((t: { met: boolean }) => !t.met) ? 1 : 0);
+    // --check exits 1 exactly when an applicable target is missed; a quick run judges no full-size target.
+    type T = { name: string; met: boolean; applicable: boolean };
+    expect(out.exitCode).toBe(doc.targets.some((t: T) => t.applicable && !t.met) ? 1 : 0);
+    const notApplicable = doc.targets.filter((t: T) => !t.applicable).map((t: T) => t.name);
+    expect(notApplicable).toContain("command.inspect --json");
+    expect(notApplicable).toContain("memory.inspect --json");
+    expect(notApplicable).toContain("foldGrowth");
+    expect(doc.targets.filter((t: T) => t.applicable).map((t: T) => t.name)).toContain("replay");
     expect(JSON.parse(readFileSync(join(scratch, "bench.json"), "utf8"))).toEqual(doc);
 
     expect(doc).toMatchObject({ kind: "context-kit-bench", version: 2, quick: true });
@@ -93,12 +102,20 @@ describe("context-kit bench --quick --check --json", () => {
       expect(finite(t.value) && finite(t.max)).toBe(true);
     }
     const table = formatBench(doc);
+    expect(table).toMatch(/n\/a \(quick: full-size inputs only\)/);
+    expect(table).toMatch(/full-size targets? not applicable to --quick/);
     for (const part of ["Commands", "Folders", "Load", "Replay", "Per request", "File tools"])
       expect(table).toContain(part);
   }, 600_000);
 
+  it("--help says how it is run from a checkout", async () => {
+    const out = await bench(["--help"]);
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toContain("Usage: npm run bench -- [--quick] [--check] [--out FILE] [--sessions DIR] [--json]");
+  });
+
   it("refuses a --sessions folder that does not exist (exit 2)", async () => {
-    const out = await runCli(["bench", "--quick", "--sessions", "missing-folder"], { cwd: scratch });
+    const out = await bench(["--quick", "--sessions", "missing-folder"]);
     expect(out.exitCode).toBe(2);
     expect(out.stderr).toContain("missing-folder");
   });

@@ -390,7 +390,7 @@ describe("replay", () => {
     expect(Object.keys(whole)).toEqual(["files", "summary"]);
     expect(whole.files).toHaveLength(1);
     const doc = whole.files[0];
-    expect(Object.keys(doc).sort()).toEqual(["activeLeafId", "branches", "file"]);
+    expect(Object.keys(doc).sort()).toEqual(["activeLeafId", "branches", "file", "readerErrors"]);
     expect(doc.branches).toHaveLength(2);
     for (const b of doc.branches) {
       expect(Object.keys(b).sort()).toEqual(["active", "depth", "forkFromId", "leafId", "state", "toolLoop"]);
@@ -481,7 +481,10 @@ describe("usage and input errors", () => {
     async (command) => {
       const out = await run([command, "missing.jsonl", "--json"]);
       expect(out.exitCode).toBe(2);
-      expect(JSON.parse(out.stdout).error.code).toBe("E_READ");
+      const doc = JSON.parse(out.stdout);
+      // The batch commands keep their {files, summary} shape: the missing file is one of the files.
+      const error = "files" in doc ? doc.files[0].error : doc.error;
+      expect(error.code).toBe("E_READ");
       expect(out.stderr).toMatch(/E_READ: missing\.jsonl/);
     },
   );

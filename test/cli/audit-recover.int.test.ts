@@ -103,7 +103,8 @@ describe("recover refuses", () => {
     expect(listing()).toEqual(["verification-session.jsonl"]);
     const text = await recover(["verification-session.jsonl"]);
     expect(text.exitCode).toBe(1);
-    expect(text.stdout).toMatch(/nothing appended \(not stalled/);
+    expect(text.stdout).toMatch(/nothing to recover \(not stalled/);
+    expect(doc.outcome).toBe("not-stalled");
   });
 
   it(`a file that changed within the last ${IDLE_SECONDS} s: exit 2, E_IN_USE, unless --force`, async () => {
@@ -194,7 +195,7 @@ describe("recover on a stalled, idle session", () => {
     expect(stderr).toBe("");
     expect(exitCode).toBe(0);
     expect(Object.keys(doc).sort()).toEqual(
-      ["backup", "evidence", "file", "markerEntryId", "prefix", "reason", "recovered"].sort(),
+      ["backup", "evidence", "file", "markerEntryId", "outcome", "plan", "prefix", "reason", "recovered"].sort(),
     );
     expect(doc.recovered).toBe(true);
     expect(doc.file).toBe(STALLED);
@@ -262,7 +263,10 @@ describe("recover on a stalled, idle session", () => {
     expect(out.stdout).toMatch(
       /^stalled-school-session\.jsonl: recovered\. Marker [0-9a-f]{8} appended; original \d+ bytes unchanged \(sha256 [0-9a-f]{64}\); backup /,
     );
-    expect(out.stdout).toContain("pi --session stalled-school-session.jsonl");
+    expect(out.stdout).toContain(
+      "Next: pi-context --session stalled-school-session.jsonl (or pi with the kit installed)",
+    );
+    expect(out.stdout).not.toMatch(/Next: pi --session/);
     const backups = listing().filter((n) => n.endsWith(".bak"));
     expect(backups).toHaveLength(1);
     expect(readFileSync(join(dir, backups[0] as string))).toEqual(readFileSync(join(SAMPLES, STALLED)));
@@ -275,7 +279,16 @@ describe("recover on a stalled, idle session", () => {
     const { exitCode, doc } = await recoverJson([STALLED, "--dry-run", "--evidence", "evidence", "--backup-dir", "b"]);
     expect(exitCode).toBe(0);
     expect(doc).toMatchObject({ recovered: false, markerEntryId: null, backup: null, prefix: null, evidence: null });
-    expect(doc.reason).toMatch(/^dry run: /);
+    expect(doc.outcome).toBe("would-recover");
+    expect(doc.plan).toMatchObject({ customType: "context-kit/recovery-marker/v1", parentId: expect.any(String) });
+    expect(doc.plan.backup).toMatch(/\/b\/stalled-school-session\.jsonl\.[-0-9TZ]+\.bak$/);
+    const text = await recover([STALLED, "--dry-run", "--backup-dir", "b"]);
+    expect(text.stdout).toContain(
+      `Would append a context-kit/recovery-marker/v1 entry after entry ${doc.plan.parentId}`,
+    );
+    expect(text.stdout).toMatch(
+      /, writing the backup to \/\S+\/b\/stalled-school-session\.jsonl\.[-0-9TZ]+\.bak first\. Why: /,
+    );
     expect(readFileSync(file)).toEqual(before);
     expect(statSync(file).mtimeMs).toBe(mtime);
     expect(listing()).toEqual([STALLED]);

@@ -212,8 +212,10 @@ describe("every command says why a file is unusable", () => {
     write("dropped.jsonl", lines.join("\n"));
     const out = kit(["check", "dropped.jsonl"]);
     expect(out.code).toBe(1);
-    expect(out.stdout).toMatch(/^dropped\.jsonl: 2 branches, \d+ violations\n {2}line 3: E_JSON: /);
-    expect(kit(["check", "--help"]).stdout).toContain("Error diagnostics count as violations");
+    expect(out.stdout).toMatch(
+      /^dropped\.jsonl: 2 branches, (\d+ violations?, )?\d+ reader errors?\n {2}line 3: E_JSON: /,
+    );
+    expect(kit(["check", "--help"]).stdout).toContain("Error diagnostics fail the check too");
   });
 
   it("view shows a provider error instead of a blank assistant row", () => {
@@ -252,7 +254,7 @@ describe("usage mistakes", () => {
     const command = kit(["inspct", "x.jsonl"]);
     expect(command.code).toBe(2);
     expect(command.stderr).toBe(
-      'context-kit: E_USAGE: unknown command "inspct" (did you mean inspect?); commands: inspect, replay, view, check, detect, recover, report, policy, index, export, stats, bench\nRun `context-kit --help` for the commands.\n',
+      'context-kit: E_USAGE: unknown command "inspct" (did you mean inspect?); commands: inspect, replay, view, check, detect, recover, report, policy, index, export, stats\nRun `context-kit --help` for the commands.\n',
     );
     const option = kit(["detect", `${SAMPLES}/${STALLED}`, "--fail-on-stal"]);
     expect(option.code).toBe(2);

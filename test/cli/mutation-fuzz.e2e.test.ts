@@ -12,9 +12,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
+import { realSessionsPresent, SHARED_SESSIONS } from "../helpers/shared-sessions.js";
 
 const SAMPLES = join(import.meta.dirname, "../../evidence-samples");
-const SHARED = join(import.meta.dirname, "../../../shared/pi-sessions");
+const SHARED = SHARED_SESSIONS;
 const BIN = join(import.meta.dirname, "../../dist/src/cli/main.js");
 const SEED = 18_0701;
 const scratch = mkdtempSync(join(tmpdir(), "ck-fuzz-"));
@@ -24,7 +25,7 @@ function sources(): { name: string; bytes: Buffer }[] {
   const out = readdirSync(SAMPLES)
     .filter((n) => n.endsWith(".jsonl"))
     .map((name) => ({ name, bytes: readFileSync(join(SAMPLES, name)) }));
-  if (existsSync(SHARED)) {
+  if (realSessionsPresent(SHARED, "mutation fuzz on real sessions")) {
     for (const name of readdirSync(SHARED).sort()) {
       const path = join(SHARED, name);
       if (name.endsWith(".jsonl") && statSync(path).size < 400_000) out.push({ name, bytes: readFileSync(path) });

@@ -72,7 +72,7 @@ describe("recover decides 'in use' by what holds the session, not by who names i
       const file = stalledSession(sandbox);
       const dry = recover([file, "--dry-run", "--json"], wrapper);
       expect(dry.exitCode, `${wrapper[0]} --dry-run: ${dry.stderr}`).toBe(0);
-      expect(JSON.parse(dry.stdout).reason).toMatch(/^dry run: /);
+      expect(JSON.parse(dry.stdout).outcome).toBe("would-recover");
       const real = recover([file, "--json"], wrapper);
       expect(real.exitCode, `${wrapper[0]}: ${real.stderr}`).toBe(0);
       expect(JSON.parse(real.stdout).recovered).toBe(true);

@@ -1,13 +1,14 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
+import { realSessionsPresent, SHARED_SESSIONS } from "../helpers/shared-sessions.js";
 import { precision, recall, report, type Scored, tally } from "./eval-table.js";
 import { readLabels, scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
 import { STALL_CASES } from "./stall-cases.js";
 
 const SET = join(import.meta.dirname, "stall-set");
-/** Real Pi sessions: `../shared/pi-sessions` beside the project, or the folder named by CONTEXT_KIT_REAL_SESSIONS. */
-const REAL = process.env.CONTEXT_KIT_REAL_SESSIONS ?? join(import.meta.dirname, "../../../shared/pi-sessions");
+/** Real Pi sessions: `../shared/pi-sessions` beside the project, or the folder named by CONTEXT_KIT_SHARED_SESSIONS. */
+const REAL = SHARED_SESSIONS;
 
 const regression: Scored[] = STALL_CASES.map((c) => {
   const verdict = detectStall(c.events);
@@ -64,7 +65,7 @@ function targetLine(items: readonly Scored[]): string {
   const lows = low.length ? `; languages under ${TARGET.languageRecall}: ${low.join(", ")}` : "";
   return `issue targets (precision >= ${TARGET.precision}, recall >= ${TARGET.recall}, every language >= ${TARGET.languageRecall}): ${met ? "MET" : "MISSED"} — ${figures}${lows}`;
 }
-const real = scoreRealLeaves(REAL);
+const real = realSessionsPresent(REAL, "stall eval on real sessions") ? scoreRealLeaves(REAL) : null;
 const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
 
 describe("stall detector evaluation", () => {

@@ -67,7 +67,9 @@ function lastEntryId(file: string): string {
 }
 
 function offline(sandbox: CliSandbox, args: string[]): string {
-  return execFileSync(process.execPath, [CLI, ...args], { cwd: sandbox.cwd, encoding: "utf8" }).trimEnd();
+  // The host's agent directory is the sandbox's, as for the kit inside Pi (`policy` lists it).
+  const env = { ...process.env, PI_CODING_AGENT_DIR: sandbox.agentDir };
+  return execFileSync(process.execPath, [CLI, ...args], { cwd: sandbox.cwd, encoding: "utf8", env }).trimEnd();
 }
 
 /** Every line the offline command printed shows on the screen (the TUI indents and may trim trailing blanks). */
@@ -117,7 +119,11 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
       .join(" ");
     const command = `cd '${sandbox.cwd}' && env -i ${exports} ${lane.command.map((a) => `'${a}'`).join(" ")}`;
     execFileSync("tmux", ["new-session", "-d", "-s", tmux, "-x", "220", "-y", "80", command]);
-    await until((t) => t.includes("faux-1"), "the model in the footer");
+    const start = await until((t) => t.includes("faux-1") && t.includes("[Extensions]"), "the startup header");
+    // The shell is off: the header offers no `! bash`; inline extensions are listed by name.
+    expect(start).toContain("/ commands");
+    expect(start).not.toMatch(/! bash|to run bash/);
+    expect(start).not.toMatch(/<inline:\d+>/);
 
     type("What is in secret/notes.txt?", "Enter");
     const denied = await until(
@@ -170,6 +176,7 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
         const tab = await browser.newPage();
         await tab.goto(pathToFileURL(page).href);
         expect(await tab.title()).toContain(".jsonl");
+        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, not the DOM property
         expect(await tab.locator("body").innerText()).toContain("Update app.txt to v2.");
       } finally {
         await browser.close();

@@ -5,4 +5,4 @@ import { createJiti } from "jiti";
 const jiti = createJiti(import.meta.url);
 const faux = await jiti.import(new URL("./faux-cli-ext.ts", import.meta.url).href, { default: true });
 const { launch } = await import(new URL("../../dist/src/pi/launch.js", import.meta.url).href);
-process.exitCode = await launch(process.argv.slice(2), { extraFactories: [faux] });
+process.exitCode = await launch(process.argv.slice(2), { extraFactories: [{ name: "faux-provider", factory: faux }] });

@@ -9,14 +9,21 @@ import { join } from "node:path";
 export const SHARED_SESSIONS =
   process.env.CONTEXT_KIT_SHARED_SESSIONS ?? join(import.meta.dirname, "../../../shared/pi-sessions");
 
+/**
+ * The one decision on a folder of real sessions: true when it is there; false, with a message naming the test and
+ * the folder, when it is absent outside CI; in CI (`CI` set) an absent folder throws, failing the run.
+ */
+export function realSessionsPresent(dir: string, test: string): boolean {
+  if (existsSync(dir)) return true;
+  const message = `${test}: ${dir} is missing, so the tests on real Pi sessions cannot run`;
+  if (process.env.CI) throw new Error(`${message} (CI must provide it)`);
+  console.warn(`${message}: skipped`);
+  return false;
+}
+
 /** The folder's `.jsonl` names; an empty list (with a message saying why) when it is absent outside CI. */
 export function sharedSessionFiles(test: string): string[] {
-  if (!existsSync(SHARED_SESSIONS)) {
-    const message = `${test}: ${SHARED_SESSIONS} is missing, so the tests on real Pi sessions cannot run`;
-    if (process.env.CI) throw new Error(`${message} (CI must provide ../shared/pi-sessions)`);
-    console.warn(`${message}: skipped`);
-    return [];
-  }
+  if (!realSessionsPresent(SHARED_SESSIONS, test)) return [];
   return readdirSync(SHARED_SESSIONS)
     .filter((f) => f.endsWith(".jsonl"))
     .sort();

@@ -11,6 +11,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VERSIONS="${PI_HOST1_VERSION:-1.4.0 1.6.0}"
 
+# Files named (test/host1/...) run alone; otherwise the whole lane runs, with any options given.
+FILES=(test/host1)
+for arg in "$@"; do [[ "$arg" == test/* ]] && FILES=(); done
+
 status=0
 for PI_VERSION in $VERSIONS; do
   DIR="${PI_HOST1_DIR:-$ROOT/.hosts/pi-$PI_VERSION}"
@@ -20,6 +24,6 @@ for PI_VERSION in $VERSIONS; do
   echo "[run-host1] vitest test/host1 on $("$DIR/bin/node" --version), Pi $PI_VERSION at $host"
   # PI_HOST1_LANE makes test/host1/lane.ts fail instead of skipping when the host is not a usable 1.x host.
   (cd "$ROOT" && PI_CONTEXT_KIT_HOST="$host" PI_HOST1_LANE=1 \
-    "$DIR/bin/node" "$ROOT/node_modules/vitest/vitest.mjs" run --config test/vitest.config.ts test/host1 "$@") || status=1
+    "$DIR/bin/node" "$ROOT/node_modules/vitest/vitest.mjs" run --config test/vitest.config.ts "${FILES[@]}" "$@") || status=1
 done
 exit "$status"

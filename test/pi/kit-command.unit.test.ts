@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
+import { agentDirFromEnv } from "../../src/pi/agent-dir.js";
 import { type KitCommandInputs, runKitCommand } from "../../src/pi/tui/kit-command.js";
 import { createPolicy } from "../../src/policy/index.js";
 import { loadSession } from "../../src/session.js";
@@ -13,7 +14,8 @@ mkdirSync(join(work, "secret"));
 mkdirSync(join(work, "deep/inner/vault"), { recursive: true });
 writeFileSync(join(work, "secret/.context-exclude"), "Private notes.\nAsk the user instead.\n");
 writeFileSync(join(work, "deep/inner/vault/.context-exclude"), "");
-const policy = createPolicy({ root: work });
+// As inside Pi: the policy protects the host's agent directory, which `context-kit policy` lists too.
+const policy = createPolicy({ root: work, agentDir: agentDirFromEnv() });
 
 function inputs(file: string | undefined, leafId: string | null): KitCommandInputs {
   return { cwd: work, sessionFile: file, leafId, policy, reportDir: join(work, "reports") };

@@ -1,26 +1,20 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
+import { compareGolden } from "../helpers/golden.js";
 import { EVIDENCE_SAMPLES } from "../synth/evidence.js";
 
 const DIR = join(import.meta.dirname, "../../evidence-samples");
-const UPDATE = process.env.UPDATE_SAMPLES === "1";
-
-function compareOrWrite(path: string, actual: string): void {
-  if (UPDATE || !existsSync(path)) writeFileSync(path, actual);
-  expect(actual).toBe(readFileSync(path, "utf8"));
-}
 
 describe.each(Object.keys(EVIDENCE_SAMPLES))("evidence sample %s", (name) => {
   it("is exactly what its deterministic generator writes", () => {
-    compareOrWrite(join(DIR, name), (EVIDENCE_SAMPLES[name] as () => { toJsonl(): string })().toJsonl());
+    compareGolden(join(DIR, name), (EVIDENCE_SAMPLES[name] as () => { toJsonl(): string })().toJsonl());
   });
 
   it.each(["replay", "detect", "view"])("matches its expected `%s --json` output", async (command) => {
     const out = await runCli([command, name, "--json"], { cwd: DIR });
     expect(out.stderr).toBe("");
     expect(out.exitCode).toBe(0);
-    compareOrWrite(join(DIR, name.replace(/\.jsonl$/, `.${command}.json`)), out.stdout);
+    compareGolden(join(DIR, name.replace(/\.jsonl$/, `.${command}.json`)), out.stdout);
   });
 });

@@ -5,12 +5,13 @@
  * Re-record (after a change that alters what the kit writes): `RECORD_LIVE_SAMPLE=1 npx vitest run --config
  * test/vitest.config.ts test/samples/live-sample.e2e.test.ts`, then review the diff.
  */
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT } from "../../reducers/contract/kit-entries.js";
 import { runCli } from "../../src/cli/run.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
+import { compareGolden } from "../helpers/golden.js";
 
 const DIR = join(import.meta.dirname, "../../evidence-samples");
 const NAME = "live-guidance-session.jsonl";
@@ -53,8 +54,7 @@ async function record(): Promise<void> {
 }
 
 function compareOrWrite(path: string, actual: string): void {
-  if (UPDATE || !existsSync(path)) writeFileSync(path, actual);
-  expect(actual).toBe(readFileSync(path, "utf8"));
+  compareGolden(path, actual, UPDATE);
 }
 
 describe("the live evidence sample", () => {

@@ -36,10 +36,6 @@ export interface CheckFileReport {
   warnings: CheckWarning[];
 }
 
-export interface CheckReport {
-  files: (CheckFileReport | FileFailure)[];
-}
-
 const NO_REQUESTS: RequestCounts = { recorded: 0, verified: 0, differs: 0, otherVersion: 0, unresolved: 0 };
 
 /** Problems printed per file; `--json` lists them all. */
@@ -111,16 +107,22 @@ function requestsText(r: RequestCounts): string {
   return `, ${r.verified} of ${plural(r.recorded, "recorded request")} reproduced${others.length ? ` (${others.join(", ")})` : ""}`;
 }
 
+/** The two counts as the JSON has them: projection violations, and the reader's error diagnostics. */
+function problemsText(f: CheckFileReport): string {
+  const parts = [
+    f.violations.length ? plural(f.violations.length, "violation") : "",
+    f.readerErrors.length ? plural(f.readerErrors.length, "reader error") : "",
+  ].filter(Boolean);
+  return parts.length === 0 ? "ok" : parts.join(", ");
+}
+
 export function formatCheck(f: CheckFileReport): string {
-  const problems = f.violations.length + f.readerErrors.length;
   const lines = [
     ...f.readerErrors.map((d) => `  line ${d.line}: ${d.code}: ${d.message}`),
     ...f.violations.map((v) => `  leaf ${v.leafId}: ${v.code}: ${v.message}`),
     ...f.warnings.map((w) => `  warning ${w.code}: ${w.message}`),
   ];
-  const head = `${f.file}: ${plural(f.branches, "branch", "branches")}${requestsText(f.requests)}, ${
-    problems === 0 ? "ok" : plural(problems, "violation")
-  }`;
+  const head = `${f.file}: ${plural(f.branches, "branch", "branches")}${requestsText(f.requests)}, ${problemsText(f)}`;
   return [head, ...capped(lines, SHOWN, (more) => `  … ${more} more (--json lists all)`)].join("\n");
 }
 
@@ -130,7 +132,7 @@ export const checkCommand: Command = {
     "Check the projection invariants on every branch, and that the view reproduces every recorded request (a folder is searched).",
   usage: "FILE|DIR... [--json | --ndjson]",
   description:
-    "For every leaf of every file, computes the outgoing view and checks the projection invariants (every user message of the branch kept, tool calls paired with their results, a recovery view only from an authentic marker, ...), and recomputes every request the kit recorded (its digest) to say whether the view reproduces it. Error diagnostics count as violations too: a line the host drops, an entry it re-parents or a cycle changes what the model sees. Exit 1 on any violation, 2 when a file is unreadable or not a Pi session file (the others are still checked).",
+    "For every leaf of every file, computes the outgoing view and checks the projection invariants (every user message of the branch kept, tool calls paired with their results, a recovery view only from an authentic marker, ...), and recomputes every request the kit recorded (its digest) to say whether the view reproduces it. Error diagnostics fail the check too, counted apart as reader errors (readerErrors in --json): a line the host drops, an entry it re-parents or a cycle changes what the model sees. Exit 1 on any violation or reader error, 2 when a file is unreadable or not a Pi session file (the others are still checked).",
   options: { ...FILES_JSON_OPTIONS },
   optionHelp: { ...FILES_JSON_HELP },
   examples: ["context-kit check ~/.pi/agent/sessions", "context-kit check session.jsonl --json"],
@@ -142,9 +144,11 @@ export const checkCommand: Command = {
         format: formatCheck,
         separator: "\n",
         verdict: (f) =>
-          f.violations.length + f.readerErrors.length > 0
+          f.violations.length > 0
             ? { exitCode: 1, label: "with violations" }
-            : { exitCode: 0, label: "ok" },
+            : f.readerErrors.length > 0
+              ? { exitCode: 1, label: "with reader errors" }
+              : { exitCode: 0, label: "ok" },
       },
       context,
     );

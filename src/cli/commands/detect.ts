@@ -63,7 +63,7 @@ export const detectCommand: Command = {
   },
   examples: [
     "context-kit detect session.jsonl",
-    "context-kit detect session.jsonl --leaf 00007065 --fail-on-stall",
+    "context-kit detect evidence-samples/branched-school-session.jsonl --leaf 00007065 --fail-on-stall",
     "context-kit detect session.jsonl --explain",
     "context-kit detect ~/.pi/agent/sessions --ndjson",
   ],

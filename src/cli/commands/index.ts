@@ -1,5 +1,4 @@
 import type { Command } from "../command.js";
-import { benchCommand } from "./bench.js";
 import { checkCommand } from "./check.js";
 import { detectCommand } from "./detect.js";
 import { exportCommand } from "./export.js";
@@ -24,5 +23,4 @@ export const COMMANDS: Command[] = [
   indexCommand,
   exportCommand,
   statsCommand,
-  benchCommand,
 ];

@@ -89,7 +89,8 @@ async function replayTreeSplit(path: string, shown: string): Promise<ReplayRepor
     }
     // Not a session the host can load: the one-thread replay says why, as it reads nothing more.
     if (log.unusable) return replayFile(path, shown);
-    if (log.diagnostics.some((d) => d.code === "E_SCHEMA")) return null;
+    // A damaged file (a dropped line, a missing parent) is replayed on one thread, which counts its reader errors.
+    if (log.diagnostics.some((d) => d.severity === "error") || hasMissingParent(log)) return null;
     const tree = await answer;
     const last = log.entries[log.entries.length - 1];
     if (tree === null || tree.entries !== log.entries.length || tree.bytes !== log.bytes) return null;
@@ -98,10 +99,16 @@ async function replayTreeSplit(path: string, shown: string): Promise<ReplayRepor
     const branches = tree.branches.map((b) =>
       branchReplay({ leafId: b.leafId, active: b.leafId === active, depth: b.depth, forkFromId: b.forkFromId }, b),
     );
-    return { file: shown, activeLeafId: active, branches };
+    return { file: shown, activeLeafId: active, branches, readerErrors: 0 };
   } finally {
     worker.stop();
   }
+}
+
+function hasMissingParent(log: SessionLog): boolean {
+  const ids = new Set<string>();
+  for (const entry of log.entries) ids.add(entry.id);
+  return log.entries.some((entry) => entry.parentId !== null && !ids.has(entry.parentId));
 }
 
 function sizeOf(path: string): number {
@@ -125,7 +132,7 @@ export const replayCommand: Command = {
   },
   examples: [
     "context-kit replay session.jsonl",
-    "context-kit replay session.jsonl --leaf 0000706a --json",
+    "context-kit replay evidence-samples/branched-school-session.jsonl --leaf 00007065 --json",
     "context-kit replay ~/.pi/agent/sessions --ndjson",
   ],
   async run(context) {
@@ -140,7 +147,7 @@ export const replayCommand: Command = {
             ? { module: import.meta.url, name: "replayFile", fn: replayLargeFile }
             : { module: import.meta.url, name: "replayFile", fn: (path, shown) => replayLargeFile(path, shown, leaf) },
         format: formatReplay,
-        verdict: () => ({ exitCode: 0, label: "ok" }),
+        verdict: (r) => (r.readerErrors > 0 ? { exitCode: 0, label: "with errors" } : { exitCode: 0, label: "ok" }),
       },
       context,
       items,

@@ -7,10 +7,16 @@ import { writeSessionPageFile } from "../../report/page-writer.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
 import { plural } from "../../text.js";
-import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
+import {
+  type Command,
+  type CommandResultWithStderr,
+  InputError,
+  JSON_HELP,
+  JSON_OPTION,
+  UsageError,
+} from "../command.js";
 import { type FileFailure, failureLine, isFailure, settleAsync } from "../file-outcome.js";
-import { expandInputs, loadInput, notASession } from "../inputs.js";
-import type { CommandResultWithStderr } from "../run.js";
+import { expandInputs, loadInput, notASession, writing, writingAsync } from "../inputs.js";
 
 export interface ReportPage {
   file: string;
@@ -44,8 +50,10 @@ function modelOf(path: string, shown: string): { model: SessionPageModel; error?
 async function writeSessionPage(path: string, shown: string, page: string, indexHref?: string): Promise<ReportPage> {
   // The entries are garbage once the model is built: nothing below holds the session while the page is written.
   const { model, error } = modelOf(path, shown);
-  mkdirSync(dirname(page), { recursive: true });
-  const bytes = await writeSessionPageFile(model, page, indexHref === undefined ? {} : { indexHref });
+  const bytes = await writingAsync(`--out ${page}`, async () => {
+    mkdirSync(dirname(page), { recursive: true });
+    return writeSessionPageFile(model, page, indexHref === undefined ? {} : { indexHref });
+  });
   const written: ReportPage = {
     file: shown,
     page,
@@ -74,6 +82,10 @@ export function pageNames(files: readonly string[], dir: string): string[] {
   });
 }
 
+function exists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -99,7 +111,7 @@ export const reportCommand: Command = {
   summary: "Write a self-contained HTML audit page of a session's branches and state (a folder: a page each + index).",
   usage: "FILE|DIR --out PATH [--json]",
   description:
-    "Writes one HTML page per session: the tree of branches, each branch's entries beside the messages the model receives, the folded state at any entry, two branches side by side, and the reader's diagnostics. The page is one self-contained file (no network, a strict Content-Security-Policy) and shows the session's numbers even without JavaScript. For a folder it writes PATH/index.html, one row per session, and PATH/sessions/*.html. Exit 2 when a file is unreadable (it gets no page) or not a Pi session file (its page says why); the others are still written.",
+    "Writes one HTML page per session: the tree of branches, each branch's entries beside the messages the model receives, the folded state at any entry, two branches side by side, and the reader's diagnostics. The page is one self-contained file (no network, a strict Content-Security-Policy) and shows the session's numbers even without JavaScript. For a folder it writes PATH/index.html, one row per session, and PATH/sessions/*.html. Exit 2 when a file is unreadable (it gets no page) or not a Pi session file (its page says why); the others are still written. Exit 2 with E_WRITE when a page cannot be written there (a file in the way of the folder, a folder that cannot be written).",
   options: { ...JSON_OPTION, out: { type: "string" } },
   optionHelp: {
     "--out PATH":
@@ -120,6 +132,10 @@ export const reportCommand: Command = {
     let result: ReportResult;
     if (isDirectory(input)) {
       const outDir = resolve(cwd, out);
+      if (exists(outDir) && !isDirectory(outDir)) {
+        throw new InputError("E_WRITE", `--out ${out}: a file is in the way; a folder's pages go in a folder`);
+      }
+      writing(`--out ${out}`, () => mkdirSync(join(outDir, "sessions"), { recursive: true }));
       const names = pageNames(
         files.map((f) => f.path),
         input,
@@ -147,8 +163,7 @@ export const reportCommand: Command = {
       }
       progress("");
       const index = join(outDir, "index.html");
-      mkdirSync(outDir, { recursive: true });
-      writeFileSync(index, renderIndexPage(given, rows));
+      writing(`--out ${out}`, () => writeFileSync(index, renderIndexPage(given, rows)));
       result = { out: outDir, index, pages, failures };
     } else {
       let page = resolve(cwd, out);

@@ -15,8 +15,6 @@ export const KIT_SUBCOMMANDS = {
   report: "write the HTML audit report of this session and print its path",
 } as const;
 
-export type KitSubcommand = keyof typeof KIT_SUBCOMMANDS;
-
 /** What `/kit` reads: the session as saved, where the user stands in it, the policy and where reports go. */
 export interface KitCommandInputs {
   cwd: string;
@@ -26,7 +24,7 @@ export interface KitCommandInputs {
   reportDir: string;
 }
 
-export function kitHelp(unknown?: string): string {
+function kitHelp(unknown?: string): string {
   const head = unknown === undefined ? "/kit commands:" : `unknown /kit command "${unknown}"; the commands are:`;
   const rows = Object.entries(KIT_SUBCOMMANDS).map(([name, what]) => `  /kit${name ? ` ${name}` : ""}  ${what}`);
   return [head, ...rows].join("\n");

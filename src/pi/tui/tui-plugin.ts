@@ -5,10 +5,13 @@ import { summarizeState } from "../../fold/state-summary.js";
 import { createPolicy, type Policy } from "../../policy/index.js";
 import type { KitHooks, KitServices } from "../kit-hooks.js";
 import { KIT_SUBCOMMANDS, runKitCommand } from "./kit-command.js";
+import { headerWithoutShell } from "./shell-hint.js";
 import { type StatusInputs, statusLine } from "./status-line.js";
 
 export interface TuiOptions {
   policyRoot?: string;
+  /** The host's agent directory: `/kit policy` lists it among the control paths, as the guarded tools enforce it. */
+  agentDir?: string;
   /** Where `/kit report` writes its pages. */
   reportDir: string;
 }
@@ -47,7 +50,10 @@ export function tuiPlugin(options: TuiOptions) {
   return (pi: ExtensionAPI, kit: KitServices): KitHooks => {
     let policy: Policy | null = null;
     const policyFor = (ctx: ExtensionContext) => {
-      policy ??= createPolicy({ root: options.policyRoot ?? ctx.cwd });
+      policy ??= createPolicy({
+        root: options.policyRoot ?? ctx.cwd,
+        ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }),
+      });
       return policy;
     };
 
@@ -73,6 +79,19 @@ export function tuiPlugin(options: TuiOptions) {
       }
     };
     pi.on("session_start", refresh);
+    pi.on("session_start", (_event, ctx) => {
+      if (!ctx.hasUI) return;
+      // The shell is off: the startup header should not offer `!` to run bash.
+      let kept = true;
+      ctx.ui.setHeader((tui) => {
+        const header = headerWithoutShell(tui as unknown as Parameters<typeof headerWithoutShell>[0]);
+        kept = header !== null;
+        return (header ?? { render: () => [], invalidate: () => {} }) as unknown as ReturnType<
+          NonNullable<Parameters<typeof ctx.ui.setHeader>[0]>
+        >;
+      });
+      if (!kept) ctx.ui.setHeader(undefined);
+    });
     pi.on("session_tree", refresh);
     pi.on("session_compact", refresh);
     pi.on("turn_end", refresh);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../../package-root.js";
+import { packageRoot } from "../src/package-root.js";
 
 export const HOST_PACKAGE = "@mariozechner/pi-coding-agent";
 

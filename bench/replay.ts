@@ -1,5 +1,5 @@
-import { foldAllLeaves, foldTree } from "../../fold/session-fold.js";
-import { loadSession } from "../../session.js";
+import { foldAllLeaves, foldTree } from "../src/fold/session-fold.js";
+import { loadSession } from "../src/session.js";
 import { type HostApi, hostLoad } from "./host.js";
 import { collectGarbage, median, ratio, timed } from "./stats.js";
 

@@ -1,7 +1,7 @@
-import { createPolicy } from "../../policy/index.js";
-import { createMemoryDenialTracker } from "../../tools/denial-tracker.js";
-import { createGuardedTools, type GuardedTools } from "../../tools/guarded-tools.js";
-import { findRipgrep } from "../../tools/ripgrep.js";
+import { createPolicy } from "../src/policy/index.js";
+import { createMemoryDenialTracker } from "../src/tools/denial-tracker.js";
+import { createGuardedTools, type GuardedTools } from "../src/tools/guarded-tools.js";
+import { findRipgrep } from "../src/tools/ripgrep.js";
 import type { FileTree } from "./file-tree.js";
 import type { HostApi } from "./host.js";
 import { median, ratio } from "./stats.js";

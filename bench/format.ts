@@ -1,5 +1,7 @@
+import { plural } from "../src/text.js";
 import type { BenchDocument } from "./run.js";
 import { formatBytes, formatMs } from "./stats.js";
+import { missed } from "./targets.js";
 
 function table(rows: string[][]): string[] {
   const widths: number[] = [];
@@ -23,7 +25,8 @@ function fmtRatio(x: number): string {
 
 function verdict(doc: BenchDocument, name: string): string {
   const t = doc.targets.find((x) => x.name === name);
-  return t ? `≤ ${t.max}  ${t.met ? "met" : "MISSED"}` : "";
+  if (!t) return "";
+  return `≤ ${t.max}  ${t.applicable ? (t.met ? "met" : "MISSED") : "n/a (quick: full-size inputs only)"}`;
 }
 
 /** The human table of a benchmark run. */
@@ -165,11 +168,14 @@ export function formatBench(doc: BenchDocument): string {
   );
 
   out.push(...formatFileTools(doc));
-  const missed = doc.targets.filter((t) => !t.met);
+  const judged = doc.targets.filter((t) => t.applicable);
+  const failed = judged.filter(missed);
+  const na = doc.targets.length - judged.length;
+  const notJudged = na > 0 ? `; ${plural(na, "full-size target")} not applicable to --quick` : "";
   out.push(
-    missed.length === 0
-      ? `All ${doc.targets.length} targets met (${doc.seconds.toFixed(0)} s).`
-      : `${doc.targets.length - missed.length} of ${doc.targets.length} targets met; missed: ${missed.map((t) => `${t.name} (${fmtRatio(t.value)} > ${t.max})`).join(", ")} (${doc.seconds.toFixed(0)} s).`,
+    failed.length === 0
+      ? `All ${judged.length} applicable targets met${notJudged} (${doc.seconds.toFixed(0)} s).`
+      : `${judged.length - failed.length} of ${judged.length} applicable targets met${notJudged}; missed: ${failed.map((t) => `${t.name} (${fmtRatio(t.value)} > ${t.max})`).join(", ")} (${doc.seconds.toFixed(0)} s).`,
   );
   return out.join("\n");
 }
@@ -215,7 +221,7 @@ function formatCommands(doc: BenchDocument): string[] {
     ]);
   }
   return [
-    `Commands on the ${c.name} file (${formatBytes(c.bytes)}), each a whole process (node start-up included), ${c.reps} rounds in rotating order`,
+    `Commands on the ${c.name} file (${formatBytes(c.bytes)}), each a whole process (node start-up included), ${plural(c.reps, "round")} in rotating order`,
     ...table(rows).map((l) => `  ${l}`),
     "  × floor = wall / the floor's wall; × host = (peak − after imports) / the host load's; raw peaks are shown beside",
     "",
@@ -235,7 +241,7 @@ function formatFolder(doc: BenchDocument): string[] {
     ]);
   }
   return [
-    `Folders: ${f.files} sessions (${f.distinct} distinct, ${formatBytes(f.bytes)}, ${f.entries} entries), whole processes, ${f.cores} cores, ${f.reps} rounds`,
+    `Folders: ${f.files} sessions (${f.distinct} distinct, ${formatBytes(f.bytes)}, ${f.entries} entries), whole processes, ${plural(f.cores, "core")}, ${plural(f.reps, "round")}`,
     ...table(rows).map((l) => `  ${l}`),
     "",
   ];

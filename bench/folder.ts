@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { writeLargeSession } from "../../../test/synth/large-session.js";
+import { writeLargeSession } from "../test/synth/large-session.js";
 import { type ChildLaunch, type ProcessSample, runProcess } from "./processes.js";
 import { median, ratio } from "./stats.js";
 

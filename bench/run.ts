@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
-import { packageRoot } from "../../package-root.js";
+import { packageRoot } from "../src/package-root.js";
 import { type CommandsResult, measureCommands } from "./commands.js";
 import { type FileToolsResult, measureFileTools } from "./file-tools.js";
 import { writeFileTree } from "./file-tree.js";
@@ -185,7 +185,7 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
       folder,
       fileTools,
       ratios,
-      targets: targetResults({ load, replay, perRequest, foldGrowth, commands, fileTools }),
+      targets: targetResults({ load, replay, perRequest, foldGrowth, commands, fileTools, quick: plan.quick }),
       seconds: (performance.now() - started) / 1000,
     };
   } finally {

@@ -1,5 +1,5 @@
-import { loadSession } from "../../session.js";
-import { inspectSession } from "../commands/inspect.js";
+import { inspectSession } from "../src/cli/commands/inspect.js";
+import { loadSession } from "../src/session.js";
 import { type HostApi, hostLoad, hostParse } from "./host.js";
 import { collectGarbage, median, ratio, timed } from "./stats.js";
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type LargeSessionInfo, writeLargeSession } from "../../../test/synth/large-session.js";
+import { type LargeSessionInfo, writeLargeSession } from "../test/synth/large-session.js";
 import { countLabel } from "./stats.js";
 
 /** What one benchmark run measures, and how often. */

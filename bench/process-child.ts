@@ -24,7 +24,7 @@ if (side === "floor" && rest[0] !== undefined) {
   const file = rest[0];
   work = async () => hostLoad(host, file).entries.length;
 } else if (side === "kit") {
-  const { runCli } = await import("../run.js");
+  const { runCli } = await import("../src/cli/run.js");
   work = async () => {
     const out = await runCli(rest, { cwd: process.cwd(), stdout: (chunk) => writeSync(1, chunk) });
     if (out.exitCode > 1) throw new Error(`${rest.join(" ")} exited ${out.exitCode}: ${out.stderr}`);

@@ -1,11 +1,11 @@
 import { copyFileSync, rmSync } from "node:fs";
-import type { OutgoingView } from "../../../projections/outgoing-view.js";
-import { recoveryMarker } from "../../kit/host-messages.js";
-import type { AgentMessage } from "../../log/entry-types.js";
-import { handleContextRequest } from "../../pi/context-hook.js";
-import { LiveDigests } from "../../pi/live-digests.js";
-import type { SessionView } from "../../pi/live-state.js";
-import { LiveState } from "../../pi/live-state.js";
+import type { OutgoingView } from "../projections/outgoing-view.js";
+import { recoveryMarker } from "../src/kit/host-messages.js";
+import type { AgentMessage } from "../src/log/entry-types.js";
+import { handleContextRequest } from "../src/pi/context-hook.js";
+import { LiveDigests } from "../src/pi/live-digests.js";
+import type { SessionView } from "../src/pi/live-state.js";
+import { LiveState } from "../src/pi/live-state.js";
 import type { HostApi, HostSessionManager } from "./host.js";
 import { collectGarbage, median, percentile, ratio, timed } from "./stats.js";
 
