@@ -32,6 +32,7 @@ export function renderIndexPage(title: string, rows: readonly IndexRow[]): strin
       return `<tr title="${escapeHtml(formatSummary(s))}">
   <td class="file"><a href="${escapeHtml(row.href)}">${escapeHtml(row.file)}</a></td>
   ${cell(s.entries)}${cell(s.branches)}${cell(s.stallStops, true)}${cell(s.stalledLeaves, true)}${cell(s.recoveries)}
+  <td class="${s.toolLoopEpisodes > 0 ? "bad" : ""}" title="${count(s.toolLoopWastedCalls, "call")} wasted">${s.toolLoopEpisodes}</td>
   <td>${s.denials} in ${count(s.deniedScopes, "scope")}</td>
   <td class="${VERIFICATION_TONE[s.verification.outcome]}" title="${escapeHtml(verificationText(s.verification))}">${escapeHtml(s.verification.outcome)} (r${s.verification.revision})</td>
   <td class="${tone}">${s.unusable ? "unusable by the host; " : ""}${diagnostics}</td>
@@ -43,7 +44,7 @@ export function renderIndexPage(title: string, rows: readonly IndexRow[]): strin
 <h1>${escapeHtml(title)}</h1>
 <p class="muted">${rows.length} session file${rows.length === 1 ? "" : "s"}. Stall stops, recoveries and denials count kit host entries and tool results anywhere in the file; verification is the active branch's (${escapeHtml(REVISION_NOTE)}).</p>
 <table class="grid" id="sessions">
-<tr><th>session</th><th>entries</th><th>branches</th><th>stall stops</th><th>stalled leaves</th><th>recoveries</th><th>denials</th><th>verification</th><th>diagnostics</th></tr>
+<tr><th>session</th><th>entries</th><th>branches</th><th>stall stops</th><th>stalled leaves</th><th>recoveries</th><th>tool-loop episodes</th><th>denials</th><th>verification</th><th>diagnostics</th></tr>
 ${body}
 </table>
 </div>
