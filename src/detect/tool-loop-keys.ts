@@ -170,13 +170,15 @@ function softFailure(value: unknown): boolean {
 }
 
 const softErrors = new WeakMap<ToolResultRef, boolean>();
+const READS_FILES = new Set(["read", "grep", "find", "ls"]);
 
 /** The result's text read as one JSON object (OpenClaw's `{"status":"error", …}`), failing softly. */
 function softError(result: ToolResultRef): boolean {
   let soft = softErrors.get(result);
   if (soft === undefined) {
     soft = softFailure(result.details);
-    if (!soft) {
+    // A file's contents are data: a read of a JSON file saying "status": "error" did not fail.
+    if (!soft && !READS_FILES.has(result.tool)) {
       const text = resultText(result.content).trim();
       if (text.startsWith("{") && text.endsWith("}") && /"(?:status|ok)"/.test(text)) {
         try {

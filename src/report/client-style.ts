@@ -104,6 +104,8 @@ h3 { font-size: 13px; margin: 14px 0 6px; font-weight: 600; display: flex; align
 .row.sel.k-kit, .row.sel.k-invalid { background: var(--sel); }
 .row.err .kind::after { content: " ✗"; color: var(--stall); }
 .row.denial .kind::after { content: " ⛔"; }
+.row.loop .gut::after { content: "↻"; color: var(--stall); }
+.row.echo .kind::after { content: " (host echo)"; color: var(--muted); }
 .row.st-omitted .pv, .row.st-omitted .kind { opacity: .5; text-decoration: line-through; text-decoration-color: var(--faint); }
 .row.st-out .pv { opacity: .6; }
 .st-omitted .st { background: var(--bg); color: var(--muted); border: 1px solid var(--line); }

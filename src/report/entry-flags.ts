@@ -17,4 +17,8 @@ export const FLAG = {
   /** A root only because its parent is missing or its parent link was cut. */
   orphan: 128,
   compaction: 256,
+  /** A call or result in a tool-loop episode on some branch. */
+  loop: 512,
+  /** An assistant entry the host appended (OpenClaw `delivery-mirror`, `gateway-injected`): never a reply. */
+  hostEcho: 1024,
 } as const;

@@ -1,6 +1,7 @@
 import { keepsBeforeMarker } from "../../projections/context-in-force.js";
 import type { KitRecord } from "../../reducers/contract/events.js";
 import { denialOf } from "../../reducers/denials.js";
+import { isHostEcho } from "../../reducers/host-echo.js";
 import { kitRecordOf, kitRecordProblem } from "../fold/kit-records.js";
 import { isCancelledResult, nestedCallsOf, textOf } from "../fold/to-event.js";
 import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
@@ -242,6 +243,7 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
     if (denialOf(message.details)) flags |= FLAG.denial;
   }
   if (message?.role === "assistant" && (message.stopReason === "error" || message.errorMessage)) flags |= FLAG.error;
+  if (message?.role === "assistant" && isHostEcho(message.provider, message.model)) flags |= FLAG.hostEcho;
   const body = message ? messagePreview(message) : otherPreview(entry);
   const preview = shorten(problem !== null ? `ignored (${problem}): ${body}` : body);
   return { kind: kindOf(entry, message, record, problem !== null), flags, preview, record };

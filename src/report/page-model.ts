@@ -1,4 +1,5 @@
 import { denialOf } from "../../reducers/denials.js";
+import { toolLoopEpisodes } from "../../reducers/tool-loop.js";
 import { foldTree } from "../fold/session-fold.js";
 import type { Severity } from "../log/diagnostics.js";
 import type { SessionEntry } from "../log/entry-types.js";
@@ -166,6 +167,15 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
 
   const leaves = tree.leaves().map(at);
   const activeLeaf = at(tree.activeLeafId);
+  // Every call and result of a tool-loop episode on any branch is marked on the timeline.
+  for (const leaf of leaves) {
+    for (const episode of toolLoopEpisodes(fold.stateAt(ids[leaf] as string).toolLoop)) {
+      for (const id of episode.entryIds) {
+        const e = indexOf.get(id);
+        if (e !== undefined) entries.flags[e] = (entries.flags[e] as number) | FLAG.loop;
+      }
+    }
+  }
   const summary = summarizeSession(
     {
       entries: ids.length,

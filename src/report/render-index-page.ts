@@ -83,6 +83,7 @@ const SORTED_HEADS: [label: string, sort: "text" | "number" | ""][] = [
   ["stall stops", "number"],
   ["stalls", "number"],
   ["loops", "number"],
+  ["tool-loop episodes", "number"],
   ["recoveries", "number"],
   ["denials", "number"],
   ["verification", "number"],
@@ -107,7 +108,8 @@ export function renderIndexPage(title: string, rows: readonly IndexRow[]): strin
       return `<tr title="${escapeHtml(formatSummary(s))}">
   <td class="file" data-v="${escapeHtml(row.file)}"><a href="${escapeHtml(row.href)}">${escapeHtml(row.file)}</a></td>
   <td class="model">${escapeHtml(model)}</td><td class="whole" data-v="${escapeHtml(f?.startedAt ?? "")}">${escapeHtml(started)}</td>
-  ${cell(s.entries)}${cell(s.branches)}${cell(s.stallStops, true)}${cell(stalls, true)}${cell(loops, true)}${cell(s.recoveries)}
+  ${cell(s.entries)}${cell(s.branches)}${cell(s.stallStops, true)}${cell(stalls, true)}${cell(loops, true)}
+  <td data-v="${s.toolLoopEpisodes}" class="${s.toolLoopEpisodes > 0 ? "bad" : ""}" title="${count(s.toolLoopWastedCalls, "call")} wasted">${s.toolLoopEpisodes}</td>${cell(s.recoveries)}
   <td data-v="${s.denials}">${s.denials} in ${count(s.deniedScopes, "scope")}</td>
   <td data-v="${VERIFICATION_ORDER.indexOf(s.verification.outcome)}" class="${VERIFICATION_TONE[s.verification.outcome]}" title="${escapeHtml(verificationText(s.verification))}">${escapeHtml(s.verification.outcome)} (r${s.verification.revision})</td>
   ${requestsCell(f)}

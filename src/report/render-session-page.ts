@@ -59,6 +59,11 @@ function summaryChips(s: SessionSummary, projections?: { embedded: number; total
       "branches that end in the same tool calls repeated without progress",
     ),
     chip(
+      `${n(s.toolLoopEpisodes, "tool-loop episode")} (${n(s.toolLoopWastedCalls, "call")} wasted)`,
+      s.toolLoopEpisodes > 0 ? "bad" : "",
+      "tool-call loops anywhere on any branch, escaped or not (marked ↻ on the timeline)",
+    ),
+    chip(
       `${n(s.denials, "denial")} in ${n(s.deniedScopes, "scope")}`,
       s.denials > 0 ? "warn" : "",
       "tool results that record a denied path",

@@ -1,6 +1,6 @@
 import { isStalled } from "../../reducers/recovery.js";
 import type { KitState } from "../../reducers/state.js";
-import { toolLoopReport } from "../../reducers/tool-loop.js";
+import { toolLoopEpisodes, toolLoopReport } from "../../reducers/tool-loop.js";
 import type { Diagnostic } from "../log/diagnostics.js";
 
 export type VerificationOutcome =
@@ -25,6 +25,9 @@ export interface SessionSummary {
   recoveries: number;
   /** Leaves whose branch ends in a tool-call loop. */
   toolLoopLeaves: number;
+  /** Tool-loop episodes on any branch, escaped or not (each once), and the calls they wasted. */
+  toolLoopEpisodes: number;
+  toolLoopWastedCalls: number;
   /** Tool results that record a denial, and the distinct scopes they name. */
   denials: number;
   deniedScopes: number;
@@ -66,9 +69,14 @@ export function summarizeSession(
 ): SessionSummary {
   let stalledLeaves = 0;
   let toolLoopLeaves = 0;
+  const episodes = new Map<string, number>();
   for (const state of leafStates) {
     if (isStalled(state.recovery)) stalledLeaves++;
     if (toolLoopReport(state.toolLoop)) toolLoopLeaves++;
+    for (const e of toolLoopEpisodes(state.toolLoop)) {
+      const key = `${e.kind} ${e.entryIds[0]}`;
+      episodes.set(key, Math.max(episodes.get(key) ?? 0, e.wastedCalls));
+    }
   }
   const bySeverity = { errors: 0, warnings: 0, infos: 0 };
   for (const d of diagnostics) {
@@ -80,6 +88,8 @@ export function summarizeSession(
     ...counts,
     stalledLeaves,
     toolLoopLeaves,
+    toolLoopEpisodes: episodes.size,
+    toolLoopWastedCalls: [...episodes.values()].reduce((sum, n) => sum + n, 0),
     verification: { outcome: verificationOutcome(activeState), revision: activeState.verification.revision },
     diagnostics: bySeverity,
   };
@@ -121,6 +131,7 @@ export function formatSummary(s: SessionSummary): string {
     `${count(s.stallStops, "stall stop")} (${STALL_STOP}), ${count(s.stalledLeaves, "stalled leaf", "stalled leaves")}`,
     count(s.recoveries, "recovery", "recoveries"),
     count(s.toolLoopLeaves, "leaf in a tool loop", "leaves in a tool loop"),
+    `${count(s.toolLoopEpisodes, "tool-loop episode")} (${count(s.toolLoopWastedCalls, "call")} wasted)`,
     `${count(s.denials, "denial")} in ${count(s.deniedScopes, "scope")}`,
     `verification ${verificationText(s.verification)}`,
     diagnostics,

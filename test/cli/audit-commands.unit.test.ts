@@ -393,7 +393,16 @@ describe("replay", () => {
     expect(Object.keys(doc).sort()).toEqual(["activeLeafId", "branches", "file", "readerErrors"]);
     expect(doc.branches).toHaveLength(2);
     for (const b of doc.branches) {
-      expect(Object.keys(b).sort()).toEqual(["active", "depth", "forkFromId", "leafId", "state", "toolLoop"]);
+      expect(Object.keys(b).sort()).toEqual([
+        "active",
+        "depth",
+        "forkFromId",
+        "leafId",
+        "state",
+        "toolLoop",
+        "toolLoopEpisodes",
+        "toolLoopWastedCalls",
+      ]);
       for (const key of STATE_KEYS) expect(b.state).toHaveProperty(key);
       expect(Object.keys(b.state.recovery).sort()).toEqual([
         "anchorId",

@@ -26,6 +26,13 @@ const polling = write("polling.jsonl", (b) => {
   b.assistant("The build finished.");
 });
 
+const escaped = write("escaped.jsonl", (b) => {
+  b.user("Fix the build.");
+  for (let i = 0; i < 4; i++) b.toolRound("read", { path: "missing.ts" }, "ENOENT: missing.ts", undefined, true);
+  b.toolRound("ls", { path: "." }, "a.ts");
+  b.assistant("missing.ts does not exist; a.ts is the only file.");
+});
+
 async function json(argv: string[]) {
   const out = await runCli([...argv, "--json"], { cwd: dir });
   return { exitCode: out.exitCode, doc: JSON.parse(out.stdout) };
@@ -48,6 +55,28 @@ describe("tool loops offline", () => {
     const { exitCode, doc } = await json(["detect", polling, "--fail-on-stall"]);
     expect(exitCode).toBe(0);
     expect(doc.toolLoop).toBeNull();
+  });
+
+  it("replay --json lists every episode on the branch, escaped or not, with the wasted calls; detect reports none", async () => {
+    const { doc } = await json(["replay", escaped]);
+    const branch = doc.files[0].branches[0];
+    expect(branch.toolLoop.loop).toBeNull();
+    expect(branch.toolLoopEpisodes).toHaveLength(1);
+    expect(branch.toolLoopEpisodes[0]).toMatchObject({
+      kind: "repeated-failure",
+      calls: [{ tool: "read", args: { path: "missing.ts" } }],
+      callCount: 4,
+      wastedCalls: 3,
+      atLeaf: false,
+    });
+    expect(branch.toolLoopEpisodes[0].entryIds).toHaveLength(8);
+    expect(branch.toolLoopWastedCalls).toBe(3);
+    const atLeaf = await json(["replay", looping]);
+    expect(atLeaf.doc.files[0].branches[0].toolLoopEpisodes.map((e: { atLeaf: boolean }) => e.atLeaf)).toEqual([true]);
+    const detect = await json(["detect", escaped]);
+    expect(detect.doc.toolLoop).toBeNull();
+    const text = await runCli(["replay", escaped], { cwd: dir });
+    expect(text.stdout).toContain("tool-loop 1 episode on the branch, 3 calls wasted");
   });
 
   it("replay shows the loop on the branch", async () => {

@@ -8,6 +8,8 @@ import {
   resultKey,
   sameArgs,
   stripVolatile,
+  unknownTool,
+  waitingPoll,
 } from "../../src/detect/tool-loop-keys.js";
 import { Random } from "../synth/random.js";
 
@@ -164,5 +166,33 @@ describe("arguments compared as data", () => {
     expect(sameArgs({ path: "a", offset: 1 }, { offset: 1, path: "a" })).toBe(true);
     expect(sameArgs({ path: "a" }, { path: "b" })).toBe(false);
     expect(sameArgs({ when: new Date(0) }, { when: new Date(1) })).toBeUndefined();
+  });
+});
+
+describe("generated ids, soft failures, polls and missing tools", () => {
+  it("strips generated ids and counters, keeps other values", () => {
+    expect(stripVolatile('{"messageId":"m-81","runId":"abc-1","seq":7,"target":"ops"}')).toBe(
+      '{"messageId":<id>,"runId":<id>,"seq":<id>,"target":"ops"}',
+    );
+    expect(stripVolatile("sent 0b1e7c2a-9f1d-4e3a-8c2b-1d2e3f4a5b6c")).toBe("sent <uuid>");
+    expect(stripVolatile("3 messages sent")).toBe("3 messages sent");
+  });
+
+  it("a JSON status error or ok false fails without the flag; a plain answer does not", () => {
+    const tool = { tool: "message", args: { action: "send" } };
+    expect(failedResult(result('{"status": "error", "error": "no target"}', tool))).toBe(true);
+    expect(failedResult(result('{"ok": false}', tool))).toBe(true);
+    expect(failedResult(result('{"status": "ok"}', tool))).toBe(false);
+    expect(failedResult(result('{"status": "error"', tool))).toBe(false);
+  });
+
+  it("a poll waits unless its target is missing; a missing tool is recognised by the host's answer", () => {
+    const poll = { tool: "process", args: { action: "poll", sessionId: "x" } };
+    expect(waitingPoll(result("(no new output)\n\nProcess still running.", poll))).toBe(true);
+    expect(waitingPoll(result("No session found for x", poll))).toBe(false);
+    expect(failedResult(result("No session found for x", poll))).toBe(true);
+    expect(waitingPoll(result("compiled 3 modules"))).toBe(false);
+    expect(unknownTool(result("Tool tavily not found", { isError: true }))).toBe(true);
+    expect(unknownTool(result("Tool tavily not found"))).toBe(false);
   });
 });

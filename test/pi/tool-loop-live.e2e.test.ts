@@ -105,6 +105,13 @@ describe("tool-call loops with pi-context on the 0.73 CLI (print mode)", () => {
     expect(r.exitCode).toBe(1);
   });
 
+  it("one file written v1, v2, v1, v2, v1, v2 is a ping-pong", async () => {
+    const r = await run(WRITE_FLIP);
+    expect(r.stderr).not.toMatch(/context-kit\]/);
+    expectLoopMarked(r.entries(), "ping-pong", 6, "write");
+    await expectCheckClean(r.entries());
+  });
+
   it("a model polling a file that changes gets neither", async () => {
     const r = await run(POLL);
     expect(r.exitCode).toBe(0);

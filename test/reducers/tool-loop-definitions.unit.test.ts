@@ -44,6 +44,12 @@ describe("soft failures", () => {
         for (let i = 0; i < 3; i++) b.toolRound("api", { path: "/x" }, JSON.stringify({ ok: false, error: "quota" }));
       }),
     ).toBe("repeated-failure");
+    // A file's contents are data, not the read's outcome.
+    expect(
+      kindAt((b) => {
+        for (let i = 0; i < 3; i++) b.toolRound("read", { path: "status.json" }, '{"status": "error"}');
+      }),
+    ).toBeNull();
     // A changed error is a retry, not the same failure.
     expect(
       kindAt((b) => {

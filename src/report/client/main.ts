@@ -81,7 +81,7 @@ function rowClass(A: App, e: number): string {
   const f = A.D.flags[e]!;
   return `row ${kindClass(A.D, e)}${e === A.entry ? " sel" : ""}${f & FLAG.error ? " err" : ""}${
     f & FLAG.denial ? " denial" : ""
-  }${A.proj && e === A.proj.anchor ? " anchor" : ""}`;
+  }${f & FLAG.loop ? " loop" : ""}${f & FLAG.hostEcho ? " echo" : ""}${A.proj && e === A.proj.anchor ? " anchor" : ""}`;
 }
 
 function branchRow(A: App, r: number): HTMLElement {

@@ -41,6 +41,8 @@ function entryCard(A: App, i: number): HTMLElement {
   if (f & FLAG.kit) notes.push(h("span", { cls: "pill", text: "kit host entry" }));
   if (f & FLAG.kitInvalid) notes.push(h("span", { cls: "pill warn", text: "kit type, fails its schema: ignored" }));
   if (f & FLAG.denial) notes.push(h("span", { cls: "pill bad", text: "denial" }));
+  if (f & FLAG.loop) notes.push(h("span", { cls: "pill bad", text: "tool-loop episode" }));
+  if (f & FLAG.hostEcho) notes.push(h("span", { cls: "pill warn", text: "host echo: not a reply" }));
   if (f & FLAG.error) notes.push(h("span", { cls: "pill bad", text: "error" }));
   if (f & FLAG.orphan) notes.push(h("span", { cls: "pill bad", text: "orphaned: parent missing" }));
   return h(
