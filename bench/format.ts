@@ -1,4 +1,5 @@
 import { plural } from "../src/text.js";
+import { formatFleetRows } from "./fleet.js";
 import type { BenchDocument } from "./run.js";
 import { formatBytes, formatMs } from "./stats.js";
 import { missed } from "./targets.js";
@@ -38,6 +39,9 @@ export function formatBench(doc: BenchDocument): string {
     "",
     ...formatCommands(doc),
     ...formatFolder(doc),
+    "Fleet index on the same folder (whole processes; the appended row in one process with the database open)",
+    formatFleetRows(doc.fleet),
+    "",
     "Load in one process, warm (kit: reader + schema checks + tree + inspect summary, no message context built; host: read + parseSessionEntries + migrateSessionEntries + buildSessionContext of the active leaf; host parse: the same without buildSessionContext, the work the kit's side does)",
   ];
   const loadRows = [["file", "entries", "size", "kit", "host", "ratio", "target", "host parse", "kit/parse", "reps"]];

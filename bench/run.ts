@@ -6,6 +6,7 @@ import { type CommandsResult, measureCommands } from "./commands.js";
 import { type FileToolsResult, measureFileTools } from "./file-tools.js";
 import { writeFileTree } from "./file-tree.js";
 import { type BenchPlan, Fixtures, FULL_PLAN, QUICK_PLAN, realSessions } from "./fixtures.js";
+import { type FleetBenchRow, measureFleet } from "./fleet.js";
 import { type FolderResult, measureFolder, writeSessionFolder } from "./folder.js";
 import { HOST_PACKAGE, loadHost } from "./host.js";
 import { type LoadRow, measureLoad, warmUpLoad } from "./load.js";
@@ -55,6 +56,8 @@ export interface BenchDocument {
   commands: CommandsResult;
   /** Folder commands over many sessions, against the floor on every core. */
   folder: FolderResult;
+  /** The fleet index on the same folder: a full index against `check DIR`, re-indexing unchanged and appended files. */
+  fleet: FleetBenchRow[];
   /** Guarded grep, find and ls against the host's own on a large tree. */
   fileTools: FileToolsResult;
   /**
@@ -147,6 +150,8 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
     const folderFiles = writeSessionFolder(join(fixtures.dir, "folder"), plan.folder.files, plan.folder.distinct);
     progress("bench: folder commands");
     const folder = await measureFolder(options.child, folderFiles, plan.folder.reps, fixtures.dir);
+    progress("bench: fleet index");
+    const fleet = await measureFleet(folderFiles.dir, join(fixtures.dir, "fleet"), plan.folder.reps);
 
     progress("bench: building the file-tool tree");
     const treeRoot = join(fixtures.dir, "project");
@@ -160,6 +165,7 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
     for (const row of commands.rows) ratios[`memory.${row.name}`] = row.netMemoryRatio;
     for (const row of folder.rows) ratios[`folder.${row.name}`] = row.floorRatio;
     for (const row of load) ratios[`load.${row.name}`] = row.ratio;
+    for (const row of fleet) ratios[`fleet.${row.name}`] = row.ratio;
     ratios.replay = replay.ratio;
     ratios.replayIndexed = replay.ratioIndexed;
     for (const row of perRequest) ratios[`perRequest.${row.name}.rewrite`] = row.rewriteRatio;
@@ -183,9 +189,10 @@ export async function runBench(options: BenchOptions): Promise<BenchDocument> {
       foldGrowth,
       commands,
       folder,
+      fleet,
       fileTools,
       ratios,
-      targets: targetResults({ load, replay, perRequest, foldGrowth, commands, fileTools, quick: plan.quick }),
+      targets: targetResults({ load, replay, perRequest, foldGrowth, commands, fileTools, fleet, quick: plan.quick }),
       seconds: (performance.now() - started) / 1000,
     };
   } finally {

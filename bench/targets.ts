@@ -1,5 +1,6 @@
 import type { CommandsResult } from "./commands.js";
 import type { FileToolsResult } from "./file-tools.js";
+import type { FleetBenchRow } from "./fleet.js";
 import type { LoadRow } from "./load.js";
 import type { PerRequestRow } from "./per-request.js";
 import type { ReplayResult } from "./replay.js";
@@ -18,7 +19,7 @@ export interface Target {
 }
 
 /** Targets whose inputs only a full run has: a quick run's small files measure node start-up, not the kit. */
-const FULL_SIZE = /^(command|memory)\.|^(foldGrowth|hookGrowth)$/;
+const FULL_SIZE = /^(command|memory|fleet)\.|^(foldGrowth|hookGrowth)$/;
 
 /** Whether `--check` fails on this target. */
 export function missed(t: Target): boolean {
@@ -47,9 +48,12 @@ export function targetResults(r: {
   foldGrowth: { from: string; to: string; ratio: number; anchoredRatio: number; hookRatio: number };
   commands: CommandsResult;
   fileTools: FileToolsResult;
+  fleet: FleetBenchRow[];
   quick: boolean;
 }): Target[] {
   const out: Target[] = [];
+  for (const row of r.fleet)
+    out.push(target(`fleet.${row.name}`, row.ratio, row.target, `${row.name} / ${row.baseline}`));
   for (const row of r.commands.rows) {
     out.push(target(`command.${row.name}`, row.floorRatio, row.target, "whole process / the parse floor's process"));
   }

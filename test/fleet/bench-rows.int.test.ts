@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { appendedIndexRow, appendedLines, formatFleetRows } from "../../src/fleet/bench-rows.js";
+import { appendedIndexRow, appendedLines, formatFleetRows } from "../../bench/fleet.js";
 import { loadSessionText } from "../../src/session.js";
 
 const SAMPLE = join(import.meta.dirname, "../../evidence-samples/verification-session.jsonl");

@@ -11,10 +11,10 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { replayFile } from "../cli/commands/replay.js";
-import { expandInputs } from "../cli/inputs.js";
-import { FleetDb } from "./db.js";
-import { indexInto } from "./index-run.js";
+import { replayFile } from "../src/cli/commands/replay.js";
+import { expandInputs } from "../src/cli/inputs.js";
+import { FleetDb } from "../src/fleet/db.js";
+import { indexInto } from "../src/fleet/index-run.js";
 
 /**
  * The fleet rows of the benchmark, self-contained: each times the kit against the command it is measured by, on the
@@ -33,7 +33,7 @@ export interface FleetBenchRow {
   met: boolean;
 }
 
-const CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -232,4 +232,14 @@ export function formatFleetRows(rows: readonly FleetBenchRow[]): string {
         `${r.name.padEnd(34)} ${r.ms.toFixed(1).padStart(9)} ms  vs ${r.baseline} ${r.baselineMs.toFixed(1)} ms: ${r.ratio}x (target <= ${r.target}x) ${r.met ? "met" : "MISSED"}`,
     )
     .join("\n");
+}
+
+/** The fleet rows on one folder: a full index, an unchanged re-index and one appended file re-indexed. */
+export async function measureFleet(folder: string, scratch: string, reps: number): Promise<FleetBenchRow[]> {
+  mkdirSync(scratch, { recursive: true });
+  return [
+    fullIndexRow(folder, scratch, reps),
+    unchangedIndexRow(folder, scratch, reps),
+    await appendedIndexRow(largestSession(folder), scratch, Math.max(reps, 3)),
+  ];
 }
