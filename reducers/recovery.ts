@@ -1,5 +1,6 @@
 import { produce } from "immer";
 import type { KitEvent } from "./contract/events.js";
+import { isHostEcho } from "./host-echo.js";
 import { exhaustive } from "./session.js";
 import type { PromiseRunState, RecoverySlice } from "./state.js";
 
@@ -72,6 +73,8 @@ export function createRecoveryReducer(detector: StallDetector) {
         return reset;
       }
       case "assistant": {
+        // A host's echo of an earlier turn is no reply: the turn it copies was judged where it stands.
+        if (isHostEcho(event.provider, event.model)) return state;
         const toolCalls = event.toolCallIds.length;
         const run = detector.advanceRun(state.run, {
           type: "assistant",

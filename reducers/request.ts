@@ -1,4 +1,5 @@
 import type { KitEvent } from "./contract/events.js";
+import { isHostEcho } from "./host-echo.js";
 import { exhaustive } from "./session.js";
 import type { RequestSlice } from "./state.js";
 
@@ -12,6 +13,7 @@ export const requestReducer = (state: RequestSlice, event: KitEvent): RequestSli
     case "user":
       return { currentRequestId: event.entryId, assistantReplies: 0, toolCalls: 0 };
     case "assistant":
+      if (isHostEcho(event.provider, event.model)) return state;
       return {
         currentRequestId: state.currentRequestId,
         assistantReplies: state.assistantReplies + 1,

@@ -1,4 +1,5 @@
 import type { KitEvent } from "./contract/events.js";
+import { isHostEcho } from "./host-echo.js";
 import type { SessionSlice } from "./state.js";
 
 export function initialSession(): SessionSlice {
@@ -12,6 +13,7 @@ export const sessionReducer = (state: SessionSlice, event: KitEvent): SessionSli
     case "modelChange":
       return { model: { provider: event.provider, modelId: event.modelId }, thinkingLevel: state.thinkingLevel };
     case "assistant":
+      if (isHostEcho(event.provider, event.model)) return state;
       if (state.model?.provider === event.provider && state.model.modelId === event.model) return state;
       return { model: { provider: event.provider, modelId: event.model }, thinkingLevel: state.thinkingLevel };
     case "thinkingChange":

@@ -1,3 +1,4 @@
+import { isHostEcho } from "../../reducers/host-echo.js";
 import type { RunEvent } from "../detect/promise-run.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import { toEvent } from "./to-event.js";
@@ -12,6 +13,7 @@ export function runEventsOf(path: readonly SessionEntry[]): RunEvent[] {
         out.push({ type: "user" });
         break;
       case "assistant":
+        if (isHostEcho(event.provider, event.model)) break;
         out.push({
           type: "assistant",
           entryId: event.entryId,

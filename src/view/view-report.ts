@@ -1,4 +1,5 @@
 import type { Omitted } from "../../projections/recovery-view.js";
+import { isHostEcho } from "../../reducers/host-echo.js";
 import { leafSummary, type NestedCallsSummary } from "../fold/replay-report.js";
 import { foldTree } from "../fold/session-fold.js";
 import { textOf } from "../fold/to-event.js";
@@ -50,7 +51,12 @@ function preview(message: AgentMessage): string {
     message.role === "assistant"
       ? message.content.filter((b) => b.type === "toolCall").map((b) => (b.type === "toolCall" ? b.name : ""))
       : [];
-  const label = message.role === "custom" ? `custom:${message.customType}` : message.role;
+  const label =
+    message.role === "custom"
+      ? `custom:${message.customType}`
+      : message.role === "assistant" && isHostEcho(String(message.provider), String(message.model))
+        ? "host echo"
+        : message.role;
   return `${label.padEnd(14)} ${flat.slice(0, 100)}${flat.length > 100 ? "…" : ""}${calls.length ? ` [calls ${calls.join(", ")}]` : ""}`;
 }
 
