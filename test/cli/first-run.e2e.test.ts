@@ -261,4 +261,16 @@ describe("9. wording", () => {
       expect(help, command).not.toMatch(/context-kit \w+ session\.jsonl --leaf/);
     }
   });
+
+  it("detect --explain gives in text the reason for each reply's label that --json gives", () => {
+    const file = sample("stalled-school-session.jsonl");
+    const text = kit(["detect", file, "--explain"]).stdout;
+    const steps = JSON.parse(kit(["detect", file, "--explain", "--json"]).stdout).explain as {
+      entryId: string | null;
+      reason: string;
+    }[];
+    const replies = steps.filter((s) => s.entryId !== null && s.reason);
+    expect(replies.length).toBeGreaterThanOrEqual(3);
+    for (const step of replies) expect(text).toContain(`why: ${step.reason}`);
+  });
 });

@@ -152,12 +152,16 @@ export function detectLine(r: DetectReport): string {
   return `${r.file} leaf ${r.leafId ?? "-"}: ${r.stalled ? "STALLED" : "not stalled"}${loop}`;
 }
 
-/** One line per step: entry, label, intents, similarity to the run (* marks run members), excerpt. */
+/**
+ * Per step: entry, label, intents, similarity to the run (* marks run members), excerpt; under a reply, the reason
+ * for its label, as `--json` gives it.
+ */
 export function explainLines(steps: readonly ExplainedStep[]): string[] {
-  return steps.map((s) => {
+  return steps.flatMap((s) => {
     const intents = s.intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(" ");
     const similarity = s.similarity === null ? "" : ` sim ${s.similarity.toFixed(2)}`;
     const excerpt = s.excerpt ? `  "${s.excerpt}"` : "";
-    return `  ${s.inRun ? "*" : " "} ${(s.entryId ?? "").padEnd(8)} ${s.label}${intents ? ` ${intents}` : ""}${similarity}${excerpt}`;
+    const line = `  ${s.inRun ? "*" : " "} ${(s.entryId ?? "").padEnd(8)} ${s.label}${intents ? ` ${intents}` : ""}${similarity}${excerpt}`;
+    return s.entryId !== null && s.reason ? [line, `             why: ${s.reason}`] : [line];
   });
 }
