@@ -328,8 +328,12 @@ export function toolLoopEpisodes(state: ToolLoopSlice): ToolLoopEpisodeReport[] 
   if (state.episode) out.push({ ...state.episode.episode, atLeaf: state.loop !== null });
   else if (state.stopped) {
     const first = state.stopped.entryIds[0];
-    const stopped = out.findLast((e) => e.entryIds.includes(first as string));
-    if (stopped) stopped.atLeaf = true;
+    for (let i = out.length - 1; i >= 0; i--) {
+      const episode = out[i] as ToolLoopEpisodeReport;
+      if (!episode.entryIds.includes(first as string)) continue;
+      episode.atLeaf = true;
+      break;
+    }
   }
   return out;
 }
