@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT } from "../../reducers/contract/kit-entries.js";
@@ -61,5 +62,19 @@ describe.skipIf(SKIP_HOST1)("nested tool calls (ctx.executeTool) through the kit
     expect(text.stdout).toMatch(/nested calls 3, 2 failed \(latest: read error, write ok, read error\)/);
     const check = await runNodeCli({ entry: CONTEXT_KIT, args: ["check", file], sandbox });
     expect(check.exitCode).toBe(0);
+
+    // view: the nested calls as metadata of the record, while the messages are what the model was sent.
+    const view = JSON.parse((await runNodeCli({ entry: CONTEXT_KIT, args: ["view", file, "--json"], sandbox })).stdout);
+    expect(view.nestedCalls).toMatchObject({ calls: 3, failed: 2 });
+    for (const request of run.requests) expect(JSON.stringify(request.messages)).not.toContain("nestedCalls");
+    const page = await runNodeCli({
+      entry: CONTEXT_KIT,
+      args: ["report", file, "--out", join(sandbox.root, "nested.html")],
+      sandbox,
+    });
+    expect(page.exitCode).toBe(0);
+    expect(readFileSync(join(sandbox.root, "nested.html"), "utf8")).toContain(
+      "[nested: read error, write ok, read error]",
+    );
   }, 90_000);
 });
