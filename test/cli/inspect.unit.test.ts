@@ -192,15 +192,16 @@ describe("context-kit inspect: exit 2 for input that is not a session", () => {
     expect(out.stderr).toContain("notes.jsonl");
   });
 
-  it("a missing file: exit 2, stderr names it with E_READ", async () => {
+  it("a missing file: exit 2, it is listed as that file's E_READ and stderr names it; the JSON keeps its shape", async () => {
     const out = await inspect(["missing.jsonl"]);
     expect(out.exitCode).toBe(2);
-    expect(out.stdout).toBe("");
+    expect(out.stdout).toBe("missing.jsonl: E_READ: no such file or folder\n");
     expect(out.stderr).toBe("context-kit inspect: E_READ: missing.jsonl: no such file or folder\n");
     const asJson = await inspect(["missing.jsonl", "--json"]);
     expect(asJson.exitCode).toBe(2);
     expect(json(asJson.stdout)).toEqual({
-      error: { code: "E_READ", message: "missing.jsonl: no such file or folder" },
+      files: [{ file: "missing.jsonl", error: { code: "E_READ", message: "missing.jsonl: no such file or folder" } }],
+      summary: { files: 1, outcomes: { "not readable": 1 } },
     });
   });
 
