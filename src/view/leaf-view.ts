@@ -21,6 +21,8 @@ export interface LeafView {
   added: Pick<OutgoingView, "guidance" | "reminder">;
   /** The host context as the host hands it to the `context` hook (1.x leaves its `system` messages out and restores them after). */
   host: HostContext;
+  /** The 1.x `system` messages of the host context: sent with the view, outside the `context` hook. */
+  system: AgentMessage[];
   state: KitState;
   branchUsers: UserMessage[];
 }
@@ -58,6 +60,7 @@ export function viewOfLeaf(tree: SessionTree, fold: StateSource, leafId: string 
     anchorIndex: v.anchorIndex,
     added: v.added,
     host: v.host,
+    system: v.system,
     state: v.state,
     branchUsers: v.branchUsers,
   };
@@ -73,7 +76,9 @@ export function leafViewCore(
   const leaf = leafId ?? tree.activeLeafId;
   const path = leaf === null ? [] : tree.pathTo(leaf);
   // The branch is walked once: for a known leaf the host context is that of this path.
-  const host = withoutSystem(leaf !== null && tree.get(leaf) ? contextOfPath(path) : buildHostContext(tree, leaf));
+  const full = leaf !== null && tree.get(leaf) ? contextOfPath(path) : buildHostContext(tree, leaf);
+  const host = withoutSystem(full);
+  const system = host === full ? [] : full.messages.filter((m) => m.role === "system");
   const state = fold.stateAt(leaf);
   const branchUsers = usersOf(path);
   const anchorId = state.recovery.anchorId;
@@ -93,6 +98,7 @@ export function leafViewCore(
     anchorIndex: view.anchorIndex,
     added: { guidance: view.guidance, reminder: view.reminder },
     host,
+    system,
     state,
     branchUsers,
   };

@@ -2,7 +2,7 @@ import { KIT, type RequestDigestData } from "../../reducers/contract/kit-entries
 import type { StateSource } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import type { AgentMessage } from "../log/entry-types.js";
-import { buildHostContext, entryMessage } from "../tree/host-context.js";
+import { entryMessage } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { leafViewCore } from "./leaf-view.js";
 import { requestDigest, requestDigestV1 } from "./request-digest.js";
@@ -86,8 +86,7 @@ export function verifyRequest(
   if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
   const core = leafViewCore(tree, fold, request.leafId);
   const computed = request.format === 1 ? requestDigestV1(core.messages) : requestDigest(core.messages);
-  const system = buildHostContext(tree, request.leafId).messages;
-  return withSystemCheck({ ...request, status: requestStatus(request, computed, kitVersion), computed }, system);
+  return withSystemCheck({ ...request, status: requestStatus(request, computed, kitVersion), computed }, core.system);
 }
 
 /** Verified when the digests agree; else differs, or comes from another kit version. */

@@ -1,7 +1,7 @@
 import { outgoingView } from "../../projections/outgoing-view.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import type { AgentMessage, SessionEntry, UserMessage } from "../log/entry-types.js";
-import { buildHostContext, contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-context.js";
+import { contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { leafViewCore } from "./leaf-view.js";
 import { type RecordedRequest, requestStatus, type VerifiedRequest, withSystemCheck } from "./recorded-requests.js";
@@ -117,11 +117,10 @@ export class RequestViews {
   /** `verifyRequest`, for requests taken in file order. */
   verify(request: RecordedRequest, kitVersion: string): VerifiedRequest {
     if (request.leafId === null) return { ...request, status: "unresolved", computed: null };
-    const messages = this.tree.get(request.leafId)
-      ? this.messagesAt(request.leafId)
-      : leafViewCore(this.tree, this.fold, request.leafId).messages;
+    const { messages, system } = this.tree.get(request.leafId)
+      ? { messages: this.messagesAt(request.leafId), system: this.system }
+      : leafViewCore(this.tree, this.fold, request.leafId);
     const computed = request.format === 1 ? requestDigestV1(messages) : this.digest(messages);
-    const system = this.tree.get(request.leafId) ? this.system : buildHostContext(this.tree, request.leafId).messages;
     return withSystemCheck({ ...request, status: requestStatus(request, computed, kitVersion), computed }, system);
   }
 }

@@ -7,7 +7,6 @@ import type { Diagnostic } from "../log/diagnostics.js";
 import type { AgentMessage } from "../log/entry-types.js";
 import { kitVersion } from "../package-root.js";
 import { plural } from "../text.js";
-import { buildHostContext } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { type BranchCut, describeCut } from "./branch-damage.js";
 import { viewOfLeaf } from "./leaf-view.js";
@@ -119,7 +118,7 @@ export function viewReport(shown: string, tree: SessionTree, leaf: string | null
     tokensEstimate: v.tokensEstimate,
     requests,
   };
-  const { state: system, count } = systemState(buildHostContext(tree, v.leafId).messages);
+  const { state: system, count } = systemState(v.system);
   if (count > 0) {
     const tools = system.tools.map((t) => (t as { name: string }).name);
     report.system = { messages: count, sections: Object.keys(system.sections), tools };

@@ -1,30 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isStalled } from "../../reducers/recovery.js";
 import { given } from "../helpers/given.js";
-import type { SessionBuilder } from "../synth/session-builder.js";
 
 const PROMISE = "Let me check the gateway logs for the failed delivery.";
-
-/** An OpenClaw `delivery-mirror` entry: the text of an earlier turn copied to a chat channel, no model wrote it. */
-function mirror(b: SessionBuilder, text: string): string {
-  return b.message({
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "openai-responses",
-    provider: "openclaw",
-    model: "delivery-mirror",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: 1,
-  } as never);
-}
 
 describe("host echoes (OpenClaw delivery-mirror) are not replies", () => {
   it("three mirrors of a turn that called tools make no stall; three real promise replies do", () => {
@@ -34,7 +12,7 @@ describe("host echoes (OpenClaw delivery-mirror) are not replies", () => {
       b.toolResult(b.toolCallId(call), "read", "timeout after 30s");
     })
       .when((b) => {
-        for (let i = 0; i < 3; i++) mirror(b, PROMISE);
+        for (let i = 0; i < 3; i++) b.hostEcho(PROMISE);
       })
       .then((state) => {
         expect(isStalled(state.recovery)).toBe(false);
@@ -54,7 +32,7 @@ describe("host echoes (OpenClaw delivery-mirror) are not replies", () => {
     given((b) => b.user("Fix the webhook."))
       .when((b) => {
         b.assistant(PROMISE);
-        mirror(b, "Here is the summary you asked for: the webhook is fixed.");
+        b.hostEcho("Here is the summary you asked for: the webhook is fixed.");
         b.assistant(PROMISE);
         b.assistant(PROMISE);
       })

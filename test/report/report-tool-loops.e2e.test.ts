@@ -16,23 +16,7 @@ function escapedLoop(): string {
   for (let i = 0; i < 3; i++) b.toolRound("read", { path: "missing.ts" }, "ENOENT: missing.ts", undefined, true);
   b.toolRound("ls", { path: "." }, "a.ts");
   b.assistant("missing.ts does not exist.");
-  b.message({
-    role: "assistant",
-    content: [{ type: "text", text: "missing.ts does not exist." }],
-    api: "openai-responses",
-    provider: "openclaw",
-    model: "delivery-mirror",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: 0,
-  } as never);
+  b.hostEcho("missing.ts does not exist.");
   return b.toJsonl();
 }
 

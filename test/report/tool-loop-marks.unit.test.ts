@@ -13,23 +13,7 @@ describe("tool-loop episodes and host echoes in the report", () => {
       b.toolRound("read", { path: "missing.ts" }, "ENOENT: missing.ts", undefined, true),
     );
     const after = b.toolRound("ls", { path: "." }, "a.ts");
-    const mirror = b.message({
-      role: "assistant",
-      content: [{ type: "text", text: "Done." }],
-      api: "openai-responses",
-      provider: "openclaw",
-      model: "delivery-mirror",
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "stop",
-      timestamp: 0,
-    } as never);
+    const mirror = b.hostEcho("Done.");
     const model = buildPageModel("s.jsonl", loadSessionText("s.jsonl", b.toJsonl()));
     const flagsOf = (id: string) => model.entries.flags[model.entries.ids.indexOf(id)] as number;
     for (const round of loop) {

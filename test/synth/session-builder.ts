@@ -90,6 +90,19 @@ export class SessionBuilder {
     });
   }
 
+  /** An OpenClaw `delivery-mirror` entry: an earlier turn's text copied to a chat channel; no model wrote it. */
+  hostEcho(text: string): string {
+    return this.message({
+      role: "assistant",
+      content: [{ type: "text", text }],
+      api: "openai-responses",
+      provider: "openclaw",
+      model: "delivery-mirror",
+      stopReason: "stop",
+      timestamp: this.nextTimestamp().ms,
+    } as AgentMessage);
+  }
+
   /** The id of the n-th tool call of an assistant entry. */
   toolCallId(assistantId: string, n = 0): string {
     const entry = this.entries.find((e) => e.id === assistantId);
