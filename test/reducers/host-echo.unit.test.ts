@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { isStalled } from "../../reducers/recovery.js";
+import { SessionTree } from "../../src/tree/session-tree.js";
+import { formatView, viewReport } from "../../src/view/view-report.js";
 import { given } from "../helpers/given.js";
+import { SessionBuilder } from "../synth/session-builder.js";
 
 const PROMISE = "Let me check the gateway logs for the failed delivery.";
 
@@ -40,5 +43,15 @@ describe("host echoes (OpenClaw delivery-mirror) are not replies", () => {
         expect(isStalled(state.recovery)).toBe(true);
         expect(state.recovery.run.promiseEntryIds).toHaveLength(3);
       });
+  });
+
+  it("view labels a mirror entry as a host echo, not as an assistant reply", () => {
+    const b = new SessionBuilder();
+    b.user("Send the summary to the channel.");
+    b.assistant("The webhook is fixed.");
+    b.hostEcho("The webhook is fixed.");
+    const text = formatView(viewReport("s.jsonl", new SessionTree(b.entries), null, true));
+    expect(text).toMatch(/ {2}2 host echo {6}The webhook is fixed\./);
+    expect(text).toMatch(/ {2}1 assistant {6}The webhook is fixed\./);
   });
 });
