@@ -8,7 +8,15 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HOST_ENV, type HostPackage, resolveHost } from "../../src/pi/host.js";
 import { isNewHostLine } from "../../src/pi/launcher.js";
-import { type CliSandbox, createCliSandbox, type FauxRequest, readJsonLines, sandboxEnv } from "../helpers/faux-cli.js";
+import {
+  type CliSandbox,
+  createCliSandbox,
+  type FauxRequest,
+  type FauxStep,
+  readJsonLines,
+  runPi,
+  sandboxEnv,
+} from "../helpers/faux-cli.js";
 
 function laneHost(): HostPackage | null {
   if (!process.env[HOST_ENV]) return null;
@@ -43,6 +51,19 @@ export const LAUNCHER = join(ROOT, "dist/src/pi/launcher-main.js");
 export const LAUNCHER_FAUX = join(import.meta.dirname, "pi-context-faux.mjs");
 /** The kit as one extension, as users load it with `pi -e`. */
 export const KIT_EXTENSION = join(ROOT, "dist/src/pi/kit-extension.js");
+/** Prompts `pi -p` on the 1.x CLI with the kit loaded (`pi -e`), one scripted run per prompt, on one session file. */
+export function kitPrompts(sandbox: CliSandbox, file: string) {
+  return (text: string, script: FauxStep[]) =>
+    runPi({
+      sandbox,
+      entry: HOST1_CLI,
+      extraExtensions: [KIT_EXTENSION],
+      timeoutMs: 60_000,
+      args: ["--session", file, "-p", text],
+      script,
+    });
+}
+
 /** The 0.73 line installed in the main dependencies. */
 export const HOST0_DIR = join(ROOT, "node_modules/@mariozechner/pi-coding-agent");
 

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { KIT } from "../../reducers/contract/kit-entries.js";
 import { HOST_TOOLS_CONFIG } from "../../src/tools/host-capabilities.js";
 import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../helpers/faux-cli.js";
-import { HOST1_CLI, KIT_EXTENSION, SKIP_HOST1 } from "./lane.js";
+import { HOST1_CLI, KIT_EXTENSION, kitPrompts, SKIP_HOST1 } from "./lane.js";
 
 afterAll(() => cleanupCliSandboxes());
 
@@ -68,15 +68,7 @@ describe.skipIf(SKIP_HOST1)("end-of-run work at the host's settle boundary (agen
     const sandbox = createCliSandbox();
     const file = join(sandbox.root, "stall.jsonl");
     const promise = "Let me check the compiler errors first.";
-    const prompt = (text: string, script: object[]) =>
-      runPi({
-        sandbox,
-        entry: HOST1_CLI,
-        extraExtensions: [KIT_EXTENSION],
-        timeoutMs: 60_000,
-        args: ["--session", file, "-p", text],
-        script: script as never,
-      });
+    const prompt = kitPrompts(sandbox, file);
     await prompt("Describe the scenarios.", [{ text: promise }]);
     await prompt("Scenarios please.", [{ text: promise }]);
     const third = await prompt("Scenarios now.", [{ text: promise }, { text: "Here are the scenarios." }]);

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIT } from "../../reducers/contract/kit-entries.js";
-import { cleanupCliSandboxes, createCliSandbox, runNodeCli, runPi } from "../helpers/faux-cli.js";
-import { HOST1_CLI, KIT_EXTENSION, SKIP_HOST1 } from "./lane.js";
+import { cleanupCliSandboxes, createCliSandbox, runNodeCli } from "../helpers/faux-cli.js";
+import { kitPrompts, SKIP_HOST1 } from "./lane.js";
 
 afterAll(() => cleanupCliSandboxes());
 
@@ -21,15 +21,7 @@ describe.skipIf(SKIP_HOST1)("the request digest covers the system messages the 1
   const sandbox = createCliSandbox({ files: { "hello.txt": "hi\n" } });
   const file = join(sandbox.root, "system.jsonl");
   const kit = (args: string[]) => runNodeCli({ entry: CONTEXT_KIT, args, sandbox, timeoutMs: 30_000 });
-  const prompt = (text: string, script: object[]) =>
-    runPi({
-      sandbox,
-      entry: HOST1_CLI,
-      extraExtensions: [KIT_EXTENSION],
-      timeoutMs: 60_000,
-      args: ["--session", file, "-p", text],
-      script: script as never,
-    });
+  const prompt = kitPrompts(sandbox, file);
 
   it("plain requests and a recovery view (the host replays one system head): every digest has its system part, check proves it", async () => {
     expect(
