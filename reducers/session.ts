@@ -9,7 +9,6 @@ export function initialSession(): SessionSlice {
 /** Model and thinking level as the host computes them: the last change, or the last assistant reply's model. */
 export const sessionReducer = (state: SessionSlice, event: KitEvent): SessionSlice => {
   switch (event.kind) {
-    // Literals, not drafts: a slice of two fields, and one hidden class that V8 keeps (see `tool-loop.ts`).
     case "modelChange":
       return { model: { provider: event.provider, modelId: event.modelId }, thinkingLevel: state.thinkingLevel };
     case "assistant":

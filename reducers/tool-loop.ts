@@ -27,28 +27,8 @@ export const MAX_LOOP_MARKERS = 1;
 
 const EMPTY_PENDING: readonly PendingToolCall[] = Object.freeze([]);
 
-/**
- * A fresh copy to set fields on before it is returned: every slice then has one literal's shape (V8 reads its fields
- * from one hidden class; spreads of differently made objects give several).
- */
-function copy(state: ToolLoopSlice): ToolLoopSlice {
-  return {
-    pending: state.pending,
-    recent: state.recent,
-    boundary: state.boundary,
-    loop: state.loop,
-    markerId: state.markerId,
-    markerRequestId: state.markerRequestId,
-    markersThisRequest: state.markersThisRequest,
-    stopped: state.stopped,
-    runsEnded: state.runsEnded,
-    episodes: state.episodes,
-    episode: state.episode,
-  };
-}
-
 export function initialToolLoop(): ToolLoopSlice {
-  return Object.freeze({
+  return {
     pending: EMPTY_PENDING,
     recent: Object.freeze([]) as unknown as ToolCallRecord[],
     boundary: null,
@@ -60,11 +40,8 @@ export function initialToolLoop(): ToolLoopSlice {
     runsEnded: false,
     episodes: Object.freeze([]) as readonly ToolLoopEpisode[],
     episode: null,
-  });
+  };
 }
-
-/** Instances kept so that their hidden classes stay (see `createToolLoopReducer`). */
-const layouts: unknown[] = [];
 
 /**
  * Tool-call loops on the branch: the latest calls with their results, the loop they end in, and the loop markers and
@@ -108,11 +85,6 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     }
   }
 
-  // One instance of each class lives as long as the reducer: V8 keeps a class's field layout (hidden class) only while
-  // an instance holds it, so a collection between two folds would otherwise discard it and the fold's optimised code.
-  const unpaired: ToolResultRef = { tool: "", args: null, isError: false, content: null, details: null };
-  layouts.push(new PendingCall("", "", null, ""), new CallRecord(null, "", "", null, unpaired, "", "", null));
-
   const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
     const earlier = state.runsEnded ? [] : state.recent;
     const dropped = Math.max(0, earlier.length + 1 - TOOL_LOOP_THRESHOLDS.window);
@@ -120,23 +92,18 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     recent.push(record);
     const shifted = state.boundary === null || state.runsEnded ? null : state.boundary - dropped;
     const boundary = shifted !== null && shifted > 0 ? shifted : null;
-    const next = copy(state);
-    next.recent = recent;
-    next.boundary = boundary;
-    next.runsEnded = false;
-    next.loop = findLoop(recent, boundary, detector);
+    const loop = findLoop(recent, boundary, detector);
     const continues = state.loop !== null && !state.runsEnded;
-    if (state.episode && !(next.loop && continues)) {
-      next.episodes = [...state.episodes, state.episode.episode];
-      next.episode = null;
-    }
-    if (next.loop) {
-      next.episode =
+    const ended = state.episode !== null && !(loop && continues);
+    const episodes = ended ? [...state.episodes, (state.episode as OpenToolLoopEpisode).episode] : state.episodes;
+    let episode = ended ? null : state.episode;
+    if (loop) {
+      episode =
         continues && state.episode
-          ? extendEpisode(state.episode, record, next.loop.kind, episodeKey)
-          : openEpisode(recent.slice(-next.loop.length), next.loop.kind, episodeKey);
+          ? extendEpisode(state.episode, record, loop.kind, episodeKey)
+          : openEpisode(recent.slice(-loop.length), loop.kind, episodeKey);
     }
-    return next;
+    return { ...state, recent, boundary, runsEnded: false, loop, episodes, episode };
   };
 
   /** A call's identity in an episode: calls to one missing tool are one call whatever their arguments. */
@@ -163,20 +130,14 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         // A user message starts new runs: a retry the user asked for is not a loop.
         const runsEnded = state.runsEnded || state.recent.length > 0;
         if (state.markersThisRequest === 0 && state.stopped === null && state.runsEnded === runsEnded) return state;
-        const next = copy(state);
-        next.markersThisRequest = 0;
-        next.stopped = null;
-        next.runsEnded = runsEnded;
-        return next;
+        return { ...state, markersThisRequest: 0, stopped: null, runsEnded };
       }
       case "assistant": {
         if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
         if (isHostEcho(event.provider, event.model)) return state;
         // A list, not an object keyed by call ids: a message makes a few calls, and ids as keys cost a shape each.
         const pending = event.toolCalls.map((call) => new PendingCall(call.id, call.name, call.args, event.entryId));
-        const next = copy(state);
-        next.pending = pending.length === 0 ? EMPTY_PENDING : pending;
-        return next;
+        return { ...state, pending: pending.length === 0 ? EMPTY_PENDING : pending };
       }
       case "toolResult": {
         // A call the host cancelled before it ran (Esc, "Operation aborted"): neither a failure nor a loop.
@@ -207,16 +168,11 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
       case "kit": {
         const record = event.record;
         if (record.type === "toolLoopMarker") {
-          const next = copy(state);
-          next.markerId = event.entryId;
-          next.markerRequestId = requestId;
-          next.markersThisRequest = state.markersThisRequest + 1;
-          return next;
+          const markersThisRequest = state.markersThisRequest + 1;
+          return { ...state, markerId: event.entryId, markerRequestId: requestId, markersThisRequest };
         }
         if (record.type === "toolLoopStop") {
-          const next = copy(state);
-          next.stopped = record.details.loop;
-          return next;
+          return { ...state, stopped: record.details.loop };
         }
         return state;
       }
@@ -246,9 +202,7 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
       case "other": {
         if (!event.boundary) return state;
         if (state.boundary === state.recent.length) return state;
-        const next = copy(state);
-        next.boundary = state.recent.length;
-        return next;
+        return { ...state, boundary: state.recent.length };
       }
       case "hostMessage":
       case "modelChange":

@@ -23,14 +23,6 @@ export interface EntrySource {
  * closure made per fold would be a new call target for the optimised fold each time.
  */
 export class BranchFold implements StateSource {
-  // One fold lives as long as the process: V8 keeps a class's field layout (hidden class) only while an instance holds
-  // it, so a collection between two folds would otherwise discard it and the fold's optimised code with it.
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: held, never read, to keep the layout alive
-  static readonly #layout = new BranchFold(
-    { get: () => undefined, parentOf: () => null },
-    { initialState: () => ({}) as KitState, evolve: (state) => state },
-    new Set<string>(),
-  );
   private readonly memo = new Map<string, KitState>();
   /** Reducer calls made so far; tests use it to prove the incremental cost. */
   reductions = 0;

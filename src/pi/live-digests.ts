@@ -1,6 +1,6 @@
 import type { OutgoingView } from "../../projections/outgoing-view.js";
 import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
-import { CHAIN_START, chainDigestOf, chainStep, messageDigest } from "../view/request-digest.js";
+import { DigestChain, messageDigest } from "../view/request-digest.js";
 import type { SessionView } from "./live-state.js";
 
 /** Cheap facts that change when the message at a position is replaced; content sizes stand for the content. */
@@ -61,11 +61,9 @@ interface HostMemo {
   sessionKey: string;
   /** The session's leaf when the request was digested (its digest entry is appended under it). */
   leafId: string | null;
-  /** Per host message position: its digest, its witness, and the chain after it (chained on from `start`). */
+  /** Per host message position: its digest and its witness. */
   digests: string[];
   witnesses: string[];
-  start: string;
-  chain: string[];
 }
 
 /**
@@ -81,8 +79,11 @@ interface HostMemo {
  */
 export class LiveDigests {
   private host: HostMemo | null = null;
-  private viewDigests: string[] = [];
-  private viewChain: string[] = [];
+  /** The chain of a pass-through request: the guidance's digest (when sent) and the host messages'. */
+  private readonly hostChain = new DigestChain();
+  private guidance: string | null = null;
+  /** The chain of the last other view. */
+  private readonly viewChain = new DigestChain();
   private work: DigestWork = { messagesHashed: 0, links: 0, fromScratch: true };
 
   /** What the last `digest` call did. */
@@ -93,28 +94,26 @@ export class LiveDigests {
   /** Forget everything (the host replaced its messages). */
   reset(): void {
     this.host = null;
-    this.viewDigests = [];
-    this.viewChain = [];
+    this.hostChain.keep(0);
+    this.viewChain.keep(0);
   }
 
   digest(session: SessionView, hostMessages: readonly AgentMessage[], view: OutgoingView): string {
     this.work = { messagesHashed: 0, links: 0, fromScratch: false };
+    const linked = this.hostChain.linked + this.viewChain.linked;
     const memo = this.hostDigests(session, hostMessages);
     const added = (view.guidance ? 1 : 0) + (view.reminder ? 1 : 0);
-    if (view.anchorIndex < 0 && view.messages.length === hostMessages.length + added) {
-      return this.passThrough(memo, view);
-    }
-    return this.wholeView(memo, hostMessages, view);
+    const digest =
+      view.anchorIndex < 0 && view.messages.length === hostMessages.length + added
+        ? this.passThrough(memo, view)
+        : this.wholeView(memo, hostMessages, view);
+    this.work.links = this.hostChain.linked + this.viewChain.linked - linked;
+    return digest;
   }
 
   private hash(message: AgentMessage): string {
     this.work.messagesHashed++;
     return messageDigest(message);
-  }
-
-  private link(previous: string, digest: string): string {
-    this.work.links++;
-    return chainStep(previous, digest);
   }
 
   /** The host messages' digests and witnesses, reusing the previous request's for the prefix shown unchanged. */
@@ -129,8 +128,9 @@ export class LiveDigests {
       probes(memo.digests.length).every((i) => witness(messages[i] as AgentMessage) === memo?.witnesses[i]);
     if (!memo || !reusable) {
       this.work.fromScratch = true;
-      memo = { sessionKey, leafId: null, digests: [], witnesses: [], start: CHAIN_START, chain: [] };
+      memo = { sessionKey, leafId: null, digests: [], witnesses: [] };
       this.host = memo;
+      this.hostChain.keep(0);
     }
     memo.leafId = session.getLeafId();
     for (let i = memo.digests.length; i < messages.length; i++) {
@@ -143,17 +143,16 @@ export class LiveDigests {
 
   /** Guidance, the host's messages as they are, reminder: the host chain is extended by the new messages only. */
   private passThrough(memo: HostMemo, view: OutgoingView): string {
-    const start = view.guidance ? this.link(CHAIN_START, this.hash(view.guidance)) : CHAIN_START;
-    if (start !== memo.start) {
-      memo.start = start;
-      memo.chain.length = 0;
+    const chain = this.hostChain;
+    const guidance = view.guidance ? this.hash(view.guidance) : null;
+    if (guidance !== this.guidance) {
+      this.guidance = guidance;
+      chain.keep(0);
     }
-    const { digests, chain } = memo;
-    for (let i = chain.length; i < digests.length; i++) {
-      chain.push(this.link(i === 0 ? start : (chain[i - 1] as string), digests[i] as string));
-    }
-    const last = chain.length === 0 ? start : (chain[chain.length - 1] as string);
-    return chainDigestOf(view.reminder ? this.link(last, this.hash(view.reminder)) : last);
+    const offset = guidance === null ? 0 : 1;
+    if (guidance !== null && chain.length === 0) chain.push(guidance);
+    for (let i = chain.length - offset; i < memo.digests.length; i++) chain.push(memo.digests[i] as string);
+    return chain.value(view.reminder ? this.hash(view.reminder) : undefined);
   }
 
   /** Any other view (a recovery view): its digests, chained on from the prefix it shares with the last one. */
@@ -173,14 +172,6 @@ export class LiveDigests {
         digests[j] = this.hash(message);
       }
     }
-    let same = 0;
-    while (same < digests.length && same < this.viewDigests.length && digests[same] === this.viewDigests[same]) same++;
-    const chain = this.viewChain.slice(0, same);
-    for (let i = same; i < digests.length; i++) {
-      chain.push(this.link(i === 0 ? CHAIN_START : (chain[i - 1] as string), digests[i] as string));
-    }
-    this.viewDigests = digests;
-    this.viewChain = chain;
-    return chainDigestOf(chain.length === 0 ? CHAIN_START : (chain[chain.length - 1] as string));
+    return this.viewChain.of(digests);
   }
 }

@@ -34,30 +34,63 @@ export function chainStep(previous: string, digest: string): string {
 /** The recorded form of a chain value. */
 export const chainDigestOf = (chain: string) => `sha256:${chain}`;
 
-/** The last link computed after each message object, with the link it followed (views of one tree share prefixes). */
-const links = new WeakMap<AgentMessage, { previous: string; next: string }>();
-
 /**
  * The digest a live request records (`context-kit/request-digest/v2`) and `check` recomputes: a chain over the
  * messages, c₀ = SHA-256(""), cᵢ = SHA-256(cᵢ₋₁ ‖ messageDigest(mᵢ)), recorded as `sha256:` + cₙ. A request extends
  * the previous request's chain with the messages added since. A custom message counts without its timestamp: the
  * host stamps it once in memory when it is created and again on its entry when it persists it, and no provider sends
- * that field to the model. Offline, links are memoised per message object, so the views of a file's requests, which
- * share their prefixes, hash each link once.
+ * that field to the model.
  */
 export function requestDigest(messages: readonly AgentMessage[]): string {
-  let chain = CHAIN_START;
-  for (const message of messages) {
-    const link = links.get(message);
-    if (link?.previous === chain) {
-      chain = link.next;
-      continue;
-    }
-    const next = chainStep(chain, messageDigest(message));
-    links.set(message, { previous: chain, next });
-    chain = next;
+  return new DigestChain().of(messages.map(messageDigest));
+}
+
+/**
+ * A request digest chain that remembers the message digests and links of the last request it was given: the next
+ * request, which shares a prefix with it (requests of one branch, live or read back in file order), costs links
+ * only for the digests after that prefix.
+ */
+export class DigestChain {
+  private readonly digests: string[] = [];
+  private readonly links: string[] = [];
+  /** Links computed so far. */
+  linked = 0;
+
+  get length(): number {
+    return this.digests.length;
   }
-  return chainDigestOf(chain);
+
+  /** Keeps the first `n` digests and their links. */
+  keep(n: number): void {
+    if (n >= this.digests.length) return;
+    this.digests.length = n;
+    this.links.length = n;
+  }
+
+  push(digest: string): void {
+    const previous = this.links.length === 0 ? CHAIN_START : (this.links[this.links.length - 1] as string);
+    this.digests.push(digest);
+    this.links.push(chainStep(previous, digest));
+    this.linked++;
+  }
+
+  /** The recorded digest of the chain, with one more message whose digest is `extra` (not kept). */
+  value(extra?: string): string {
+    const last = this.links.length === 0 ? CHAIN_START : (this.links[this.links.length - 1] as string);
+    if (extra === undefined) return chainDigestOf(last);
+    this.linked++;
+    return chainDigestOf(chainStep(last, extra));
+  }
+
+  /** The recorded digest of messages with these digests, keeping the links of the prefix shared with the chain. */
+  of(digests: readonly string[]): string {
+    let same = 0;
+    const limit = Math.min(digests.length, this.digests.length);
+    while (same < limit && digests[same] === this.digests[same]) same++;
+    this.keep(same);
+    for (let i = same; i < digests.length; i++) this.push(digests[i] as string);
+    return this.value();
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-cont
 import type { SessionTree } from "../tree/session-tree.js";
 import { leafViewCore } from "./leaf-view.js";
 import { type RecordedRequest, requestStatus, type VerifiedRequest, withSystemCheck } from "./recorded-requests.js";
-import { CHAIN_START, chainDigestOf, chainStep, messageDigest, requestDigestV1 } from "./request-digest.js";
+import { DigestChain, messageDigest, requestDigestV1 } from "./request-digest.js";
 
 /**
  * The view messages of many leaves of one tree, each the same as `viewOfLeaf(tree, fold, leaf).messages`, built
@@ -24,9 +24,8 @@ export class RequestViews {
   private host: { messages: AgentMessage[]; plain: boolean } | null = null;
   /** The 1.x system messages of the host context of `path` (none while it only extends plainly). */
   private system: AgentMessage[] = [];
-  /** The previous view's messages and the chain value after each (`requestDigest`). */
-  private previous: AgentMessage[] = [];
-  private chains: string[] = [];
+  /** The previous view's digest chain. */
+  private readonly chain = new DigestChain();
 
   constructor(
     private readonly tree: SessionTree,
@@ -95,23 +94,7 @@ export class RequestViews {
 
   /** `requestDigest(messages)`, reusing the chain of the previous call's messages as far as their digests agree. */
   digest(messages: readonly AgentMessage[]): string {
-    const { previous, chains } = this;
-    let same = 0;
-    const limit = Math.min(messages.length, chains.length);
-    while (same < limit) {
-      const a = messages[same] as AgentMessage;
-      const b = previous[same] as AgentMessage;
-      if (a !== b && messageDigest(a) !== messageDigest(b)) break;
-      same++;
-    }
-    chains.length = same;
-    let chain = same === 0 ? CHAIN_START : (chains[same - 1] as string);
-    for (let i = same; i < messages.length; i++) {
-      chain = chainStep(chain, messageDigest(messages[i] as AgentMessage));
-      chains.push(chain);
-    }
-    this.previous = messages.slice();
-    return chainDigestOf(chain);
+    return this.chain.of(messages.map(messageDigest));
   }
 
   /** `verifyRequest`, for requests taken in file order. */
