@@ -9,11 +9,13 @@ export interface StateSource {
   stateAt(id: string | null): KitState;
 }
 
-/** Where the fold finds entries: a `SessionTree`, or the live host's session manager. */
+/** Where the fold finds entries: a `SessionTree`, the live host's session manager, or the lines of a file read. */
 export interface EntrySource {
   get(id: string): SessionEntry | undefined;
   /** Null for a root, an orphan, or an entry whose parent link was cut. */
   parentOf(id: string): string | null;
+  /** The entries of `ids` at once, in that order (a file source reads them with one open); `get` of each if absent. */
+  getMany?(ids: readonly string[]): (SessionEntry | undefined)[];
 }
 
 /**
@@ -42,27 +44,41 @@ export class BranchFold implements StateSource {
     if (id === null) return this.reducer.initialState();
     const known = this.memo.get(id);
     if (known) return known;
-    const pending: SessionEntry[] = [];
+    const ids: string[] = [];
     let cursor: string | null = id;
-    let state = this.reducer.initialState();
+    let state: KitState | undefined;
     while (cursor !== null) {
-      const memo = this.memo.get(cursor);
-      if (memo) {
-        state = memo;
-        break;
-      }
-      const entry = this.source.get(cursor);
-      if (!entry) break;
-      pending.push(entry);
+      state = this.memo.get(cursor);
+      if (state) break;
+      ids.push(cursor);
       cursor = this.source.parentOf(cursor);
     }
-    for (let i = pending.length - 1; i >= 0; i--) {
-      const entry = pending[i] as SessionEntry;
+    const entries = this.source.getMany ? this.source.getMany(ids) : ids.map((at) => this.source.get(at));
+    // An entry the source does not have cuts the path: the entries after it are folded from the initial state.
+    let from = entries.indexOf(undefined);
+    if (from < 0) from = entries.length;
+    else state = undefined;
+    state ??= this.reducer.initialState();
+    for (let i = from - 1; i >= 0; i--) {
+      const entry = entries[i] as SessionEntry;
       state = this.reducer.evolve(state, toEvent(entry));
       this.reductions++;
       if (i === 0 || this.kept === null || this.kept.has(entry.id)) this.memo.set(entry.id, state);
     }
     return this.memo.get(id) ?? state;
+  }
+
+  /**
+   * Folds an entry just read, whose parent (null for a root) was read before it: one reducer call, as a file read in
+   * order costs. The parent's state is then let go unless `kept` has it (a branch from it later folds it again).
+   */
+  advance(entry: SessionEntry, parent: string | null): KitState {
+    const base = parent === null ? this.reducer.initialState() : this.stateAt(parent);
+    const state = this.reducer.evolve(base, toEvent(entry));
+    this.reductions++;
+    this.memo.set(entry.id, state);
+    if (parent !== null && this.kept !== null && !this.kept.has(parent)) this.memo.delete(parent);
+    return state;
   }
 
   /**

@@ -4,41 +4,43 @@ import type { KitState } from "../../reducers/state.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import { type ReadOptions, type RecordPosition, readEntryAt } from "../log/read-session.js";
 import type { SessionTree } from "../tree/session-tree.js";
-import type { StateSource } from "./branch-fold.js";
+import { BranchFold, type EntrySource, type StateSource } from "./branch-fold.js";
 import { kitReducer } from "./kit-reducer.js";
-import { toEvent } from "./to-event.js";
 
 /** A state is kept every this many entries, so a branch that starts from a dropped state re-reads only a few lines. */
 const CHECKPOINT_EVERY = 256;
 
 /**
- * The fold of a session file's tree, made while the file is read (`readOptions` for the reader): each entry is reduced
- * as it is taken and then let go, so parsed entries die young instead of all being held to the end. Kept: the state
- * of the latest entry, of every entry the next one did not continue (branch tips), and one in 256. A branch that
- * starts at an entry whose state was let go is folded again from the nearest kept ancestor, its lines read again.
+ * The fold of a session file's tree, made while the file is read (`readOptions` for the reader): each entry is folded
+ * as it is taken (`BranchFold.advance`) and then let go, so parsed entries die young instead of all being held to the
+ * end. Kept: the state of the latest entry, of every entry the next one did not continue (branch tips), and one in
+ * 256. A branch that starts at an entry whose state was let go is folded again from the nearest kept ancestor, its
+ * lines read again from the file.
  *
  * Exact only for a file whose parents all come before their children and whose ids are unique (what the host
  * writes); `matches(tree)` says so once the tree is built, and the caller folds the loaded entries otherwise.
  */
-export class ReadingFold implements StateSource {
+export class ReadingFold implements StateSource, EntrySource {
   private readonly parents = new Map<string, string | null>();
   private readonly lines = new Map<string, { at: RecordPosition; bytes: number }>();
-  private readonly kept = new Map<string, KitState>();
+  private readonly kept = new Set<string>();
+  private readonly fold: BranchFold;
   /** Parent ids not read before their child: missing parents (roots) unless they turn up later. */
   private readonly unresolved = new Set<string>();
   private latestId: string | null = null;
-  private latest: KitState;
   private exact = true;
-  private count = 0;
-  /** Reducer calls made so far, re-folds included. */
-  reductions = 0;
 
   constructor(
     private readonly file: string,
-    private readonly reducer: RootReducer = kitReducer,
+    reducer: RootReducer = kitReducer,
     private readonly options: ReadOptions = {},
   ) {
-    this.latest = reducer.initialState();
+    this.fold = new BranchFold(this, reducer, this.kept);
+  }
+
+  /** Reducer calls made so far, re-folds included. */
+  get reductions(): number {
+    return this.fold.reductions;
   }
 
   /** Reader options that fold each entry as it is taken; only outlines are kept. */
@@ -61,12 +63,10 @@ export class ReadingFold implements StateSource {
     }
     this.parents.set(id, parent);
     this.lines.set(id, { at, bytes });
-    if (this.latestId !== null && parent !== this.latestId) this.kept.set(this.latestId, this.latest);
-    const base = parent === null ? this.reducer.initialState() : this.stateAt(parent);
-    this.latest = this.reducer.evolve(base, toEvent(entry));
-    this.reductions++;
+    if (this.latestId !== null && parent !== this.latestId) this.kept.add(this.latestId);
+    if (this.parents.size % CHECKPOINT_EVERY === 0) this.kept.add(id);
+    this.fold.advance(entry, parent);
     this.latestId = id;
-    if (++this.count % CHECKPOINT_EVERY === 0) this.kept.set(id, this.latest);
   }
 
   /** Whether the states equal those of the fold of `tree` (built from the same read). */
@@ -93,33 +93,28 @@ export class ReadingFold implements StateSource {
 
   /** The state after `id` (after reading); the initial state for null or an unknown id. */
   stateAt(id: string | null): KitState {
-    if (id === null || !this.parents.has(id)) return this.reducer.initialState();
-    if (id === this.latestId) return this.latest;
-    const known = this.kept.get(id);
-    if (known !== undefined) return known;
-    const path: string[] = [];
-    let cursor: string | null = id;
-    let state = this.reducer.initialState();
-    while (cursor !== null) {
-      const at = cursor === this.latestId ? this.latest : this.kept.get(cursor);
-      if (at !== undefined) {
-        state = at;
-        break;
-      }
-      path.push(cursor);
-      cursor = this.parents.get(cursor) ?? null;
-    }
+    return this.fold.stateAt(id !== null && this.parents.has(id) ? id : null);
+  }
+
+  /** An entry taken, read again from its line. */
+  get(id: string): SessionEntry | undefined {
+    return this.getMany([id])[0];
+  }
+
+  parentOf(id: string): string | null {
+    return this.parents.get(id) ?? null;
+  }
+
+  getMany(ids: readonly string[]): (SessionEntry | undefined)[] {
+    if (ids.length === 0) return [];
     const fd = openSync(this.file, "r");
     try {
-      for (let i = path.length - 1; i >= 0; i--) {
-        const line = this.lines.get(path[i] as string) as { at: RecordPosition; bytes: number };
-        state = this.reducer.evolve(state, toEvent(readEntryAt(fd, line.at, line.bytes, this.options)));
-        this.reductions++;
-      }
+      return ids.map((id) => {
+        const line = this.lines.get(id);
+        return line ? readEntryAt(fd, line.at, line.bytes, this.options) : undefined;
+      });
     } finally {
       closeSync(fd);
     }
-    this.kept.set(id, state);
-    return state;
   }
 }
