@@ -3,8 +3,8 @@ import { sameJson } from "../../projections/same-json.js";
 import type { KitState } from "../../reducers/state.js";
 import { kitReducer } from "../fold/kit-reducer.js";
 import { toEvent } from "../fold/to-event.js";
-import type { AgentMessage, SessionEntry, UserMessage } from "../log/entry-types.js";
-import { entryMessage } from "../tree/host-context.js";
+import type { AgentMessage, SessionEntry } from "../log/entry-types.js";
+import { branchUsers, entryMessage } from "../tree/host-context.js";
 import type { SessionView } from "./live-state.js";
 
 const PENDING_ID = /^pending-(\d+)$/;
@@ -155,12 +155,6 @@ export function liveRequest(session: SessionView, state: KitState, messages: rea
     const entry = pending ? undefined : (session.getEntry(anchorId) as SessionEntry | undefined);
     anchor = pending ? (tail[Number(pending[1])] ?? null) : entry ? entryMessage(entry) : null;
   }
-  const branchUsers = (): UserMessage[] => {
-    const users: UserMessage[] = [];
-    for (const entry of session.getBranch() as SessionEntry[]) {
-      if (entry.type === "message" && entry.message?.role === "user") users.push(entry.message);
-    }
-    return users;
-  };
-  return { view: outgoingView({ messages, state: current, anchor, branchUsers }), pending: tail.length };
+  const users = () => branchUsers(session.getBranch() as SessionEntry[]);
+  return { view: outgoingView({ messages, state: current, anchor, branchUsers: users }), pending: tail.length };
 }

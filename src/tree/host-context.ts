@@ -1,4 +1,4 @@
-import type { AgentMessage, CompactionEntry, ContextEditEntry, SessionEntry } from "../log/entry-types.js";
+import type { AgentMessage, CompactionEntry, ContextEditEntry, SessionEntry, UserMessage } from "../log/entry-types.js";
 import type { SessionTree } from "./session-tree.js";
 
 export interface ModelRef {
@@ -55,6 +55,13 @@ function withContent(entry: SessionEntry, message: AgentMessage): AgentMessage {
   return message;
 }
 
+/** The user messages of a branch, root first: what a recovery view repeats. */
+export function branchUsers(path: readonly SessionEntry[]): UserMessage[] {
+  const users: UserMessage[] = [];
+  for (const entry of path) if (entry.type === "message" && entry.message?.role === "user") users.push(entry.message);
+  return users;
+}
+
 /** Content only Pi 1.x writes: a branch holding any of it was written, and is read, by a 1.x host. */
 export function writtenByNewLine(entry: SessionEntry): boolean {
   return (
@@ -98,17 +105,13 @@ export function buildHostContext(tree: SessionTree, leafId?: string | null): Hos
  * wrote (see `writtenByNewLine`).
  */
 export function contextOfPath(path: readonly SessionEntry[]): HostContext {
-  let thinkingLevel = "off";
-  let model: ModelRef | null = null;
+  const settings: Settings = { thinkingLevel: "off", model: null };
   let compactionIndex = -1;
   let newLine = false;
   path.forEach((entry, i) => {
     newLine ||= writtenByNewLine(entry);
-    if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
-    else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
-    else if (entry.type === "message" && entry.message?.role === "assistant") {
-      model = { provider: entry.message.provider, modelId: entry.message.model };
-    } else if (entry.type === "compaction") compactionIndex = i;
+    settle(settings, entry);
+    if (entry.type === "compaction") compactionIndex = i;
   });
 
   let selected: readonly SessionEntry[] = path;
@@ -148,5 +151,79 @@ export function contextOfPath(path: readonly SessionEntry[]): HostContext {
       sources.push(entry.id);
     }
   });
-  return { messages, sources, thinkingLevel, model };
+  return { messages, sources, ...settings };
 }
+
+type Settings = Pick<HostContext, "thinkingLevel" | "model">;
+
+/** The thinking level and model after `entry`: the last change, or the last assistant reply's model. */
+function settle(settings: Settings, entry: SessionEntry): void {
+  if (entry.type === "thinking_level_change") settings.thinkingLevel = entry.thinkingLevel;
+  else if (entry.type === "model_change") settings.model = { provider: entry.provider, modelId: entry.modelId };
+  else if (entry.type === "message" && entry.message?.role === "assistant") {
+    settings.model = { provider: entry.message.provider, modelId: entry.message.model };
+  }
+}
+
+/** A host context as the `context` hook sees it (1.x leaves its `system` messages out), and those messages. */
+export interface SplitContext {
+  host: HostContext;
+  /** The 1.x `system` messages (prompt and tool declarations), which no projection sees. */
+  system: AgentMessage[];
+}
+
+/** The context with its 1.x `system` messages apart. */
+export function splitSystem(full: HostContext): SplitContext {
+  if (!full.messages.some((m) => m.role === "system")) return { host: full, system: [] };
+  const keep = full.messages.map((m) => m.role !== "system");
+  const host = {
+    ...full,
+    messages: full.messages.filter((_, i) => keep[i]),
+    sources: full.sources.filter((_, i) => keep[i]),
+  };
+  return { host, system: full.messages.filter((_, i) => !keep[i]) };
+}
+
+/**
+ * The host context of a branch followed down (a session's requests in file order), each call the same as
+ * `splitSystem(contextOfPath(path))`: entries that only append a message extend the previous context in place; a
+ * compaction, a 1.x context edit or other 1.x content, or a path that was cut (`restart`) rebuilds it from the path.
+ * The context returned is valid until the next call.
+ */
+export class GrowingContext {
+  private current: SplitContext | null = null;
+  /** Nothing on the path rereads earlier messages: later entries may extend the context in place. */
+  private plain = false;
+
+  /** The path no longer extends the last one. */
+  restart(): void {
+    this.current = null;
+  }
+
+  /** The context of `path`, whose last `added` entries are new since the previous call. */
+  of(path: readonly SessionEntry[], added: readonly SessionEntry[]): SplitContext {
+    const current = this.current;
+    if (current !== null && this.plain && added.every(extendsPlainly)) {
+      const { host } = current;
+      for (const entry of added) {
+        settle(host, entry);
+        const message = entryMessage(entry);
+        if (!message) continue;
+        host.messages.push(message);
+        host.sources.push(entry.id);
+      }
+      return current;
+    }
+    this.current = splitSystem(contextOfPath(path));
+    this.plain = !path.some(isOneX);
+    return this.current;
+  }
+}
+
+/** An entry whose message (if any) is only appended: no compaction, 1.x context edit or 1.x content. */
+function extendsPlainly(entry: SessionEntry): boolean {
+  return entry.type !== "compaction" && entry.type !== "context_edit" && !writtenByNewLine(entry);
+}
+
+/** 1.x content: a context edit can target a later entry, and 1.x content changes how every message is read. */
+const isOneX = (e: SessionEntry) => e.type === "context_edit" || writtenByNewLine(e);

@@ -5,7 +5,14 @@ import type { KitState } from "../../reducers/state.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import type { AgentMessage, UserMessage } from "../log/entry-types.js";
-import { buildHostContext, contextOfPath, entryMessage, type HostContext } from "../tree/host-context.js";
+import {
+  branchUsers,
+  buildHostContext,
+  contextOfPath,
+  entryMessage,
+  type HostContext,
+  splitSystem,
+} from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 
 export interface LeafView {
@@ -25,23 +32,6 @@ export interface LeafView {
   system: AgentMessage[];
   state: KitState;
   branchUsers: UserMessage[];
-}
-
-function usersOf(path: readonly { type: string; message?: AgentMessage }[]): UserMessage[] {
-  const users: UserMessage[] = [];
-  for (const entry of path) if (entry.type === "message" && entry.message?.role === "user") users.push(entry.message);
-  return users;
-}
-
-/** The host context without 1.x `system` messages (prompt and tool declarations), which no projection sees. */
-function withoutSystem(host: HostContext): HostContext {
-  if (!host.messages.some((m) => m.role === "system")) return host;
-  const keep = host.messages.map((m) => m.role !== "system");
-  return {
-    ...host,
-    messages: host.messages.filter((_, i) => keep[i]),
-    sources: host.sources.filter((_, i) => keep[i]),
-  };
 }
 
 /** A leaf's view without its token estimates (what `check` reads). */
@@ -76,18 +66,18 @@ export function leafViewCore(
   const leaf = leafId ?? tree.activeLeafId;
   const path = leaf === null ? [] : tree.pathTo(leaf);
   // The branch is walked once: for a known leaf the host context is that of this path.
-  const full = leaf !== null && tree.get(leaf) ? contextOfPath(path) : buildHostContext(tree, leaf);
-  const host = withoutSystem(full);
-  const system = host === full ? [] : full.messages.filter((m) => m.role === "system");
+  const { host, system } = splitSystem(
+    leaf !== null && tree.get(leaf) ? contextOfPath(path) : buildHostContext(tree, leaf),
+  );
   const state = fold.stateAt(leaf);
-  const branchUsers = usersOf(path);
+  const users = branchUsers(path);
   const anchorId = state.recovery.anchorId;
   const anchorEntry = anchorId === null ? undefined : tree.get(anchorId);
   const view = outgoingView({
     messages: host.messages,
     state,
     anchor: anchorEntry ? entryMessage(anchorEntry) : null,
-    branchUsers: () => branchUsers,
+    branchUsers: () => users,
     recovery,
   });
   return {
@@ -100,7 +90,7 @@ export function leafViewCore(
     host,
     system,
     state,
-    branchUsers,
+    branchUsers: users,
   };
 }
 

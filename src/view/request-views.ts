@@ -1,7 +1,7 @@
 import { outgoingView } from "../../projections/outgoing-view.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import type { AgentMessage, SessionEntry, UserMessage } from "../log/entry-types.js";
-import { contextOfPath, entryMessage, writtenByNewLine } from "../tree/host-context.js";
+import { entryMessage, GrowingContext } from "../tree/host-context.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { leafViewCore } from "./leaf-view.js";
 import { type RecordedRequest, requestStatus, type VerifiedRequest, withSystemCheck } from "./recorded-requests.js";
@@ -20,9 +20,8 @@ export class RequestViews {
   /** The user messages of `path`, and how many come before each of its entries. */
   private readonly users: UserMessage[] = [];
   private readonly usersBefore: number[] = [];
-  /** The host context of `path` (no 1.x system messages), or null when it must be rebuilt from the path. */
-  private host: { messages: AgentMessage[]; plain: boolean } | null = null;
-  /** The 1.x system messages of the host context of `path` (none while it only extends plainly). */
+  /** The host context of `path`. */
+  private readonly context = new GrowingContext();
   private system: AgentMessage[] = [];
   /** The previous view's digest chain. */
   private readonly chain = new DigestChain();
@@ -46,7 +45,7 @@ export class RequestViews {
       this.path.length = keep;
       this.users.length = this.usersBefore[keep] as number;
       this.usersBefore.length = keep;
-      this.host = null;
+      this.context.restart();
     }
     added.reverse();
     for (const entry of added) {
@@ -58,28 +57,12 @@ export class RequestViews {
     return added;
   }
 
-  /** Host messages of the path: extended by `added` when nothing in them changes earlier messages. */
-  private hostMessages(added: readonly SessionEntry[]): AgentMessage[] {
-    const host = this.host;
-    if (host?.plain && added.every(extendsPlainly)) {
-      for (const entry of added) {
-        const message = entryMessage(entry);
-        if (message) host.messages.push(message);
-      }
-      return host.messages;
-    }
-    // A fresh array, owned here: later entries are pushed onto it.
-    const messages = contextOfPath(this.path).messages;
-    this.system = messages.filter((m) => m.role === "system");
-    const kept = this.system.length > 0 ? messages.filter((m) => m.role !== "system") : messages;
-    this.host = { messages: kept, plain: !this.path.some(isOneX) };
-    return this.host.messages;
-  }
-
   /** What the model is sent at `leaf` (an entry of the tree), as `viewOfLeaf` computes it. */
   messagesAt(leaf: string): readonly AgentMessage[] {
     const added = this.moveTo(leaf);
-    const messages = this.hostMessages(added);
+    const { host, system } = this.context.of(this.path, added);
+    this.system = system;
+    const messages = host.messages;
     const state = this.fold.stateAt(leaf);
     const anchorId = state.recovery.anchorId;
     const anchorEntry = anchorId === null ? undefined : this.tree.get(anchorId);
@@ -107,11 +90,3 @@ export class RequestViews {
     return withSystemCheck({ ...request, status: requestStatus(request, computed, kitVersion), computed }, system);
   }
 }
-
-/** An entry whose message (if any) is only appended: no compaction, 1.x context edit or 1.x content. */
-function extendsPlainly(entry: SessionEntry): boolean {
-  return entry.type !== "compaction" && entry.type !== "context_edit" && !writtenByNewLine(entry);
-}
-
-/** 1.x content: a context edit can target a later entry, and 1.x content changes how every message is read. */
-const isOneX = (e: SessionEntry) => e.type === "context_edit" || writtenByNewLine(e);
