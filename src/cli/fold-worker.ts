@@ -1,5 +1,5 @@
 import { isMainThread, parentPort, type Worker, workerData } from "node:worker_threads";
-import { type BranchShape, branchShapes } from "../fold/branch-shapes.js";
+import { type BranchShape, branchShapesOfLinks } from "../fold/branch-shapes.js";
 import { kitReducer } from "../fold/kit-reducer.js";
 import { ReadingFold } from "../fold/reading-fold.js";
 import { type LeafSummary, leafSummary } from "../fold/replay-report.js";
@@ -72,7 +72,7 @@ export class FoldWorker {
 
 function treeAnswer(fold: ReadingFold, bytes: number): TreeAnswer {
   const links = fold.parentLinks();
-  const { activeLeafId, branches } = branchShapes(links);
+  const { activeLeafId, branches } = branchShapesOfLinks(links);
   return {
     entries: links.size,
     bytes,

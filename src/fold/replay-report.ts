@@ -5,6 +5,7 @@ import { describeToolLoop } from "../kit/host-messages.js";
 import type { LoadedSession } from "../session.js";
 import { plural } from "../text.js";
 import type { StateSource } from "./branch-fold.js";
+import { branchShape } from "./branch-shapes.js";
 import { foldTree } from "./session-fold.js";
 import { formatStateSummary, type StateSummary, summarizeState } from "./state-summary.js";
 
@@ -103,17 +104,10 @@ export function replaySession(
 ): ReplayReport {
   const { tree } = session;
   const active = tree.activeLeafId;
-  const branches = (leaves ?? tree.leaves()).map((leafId) =>
-    branchReplay(
-      {
-        leafId,
-        active: leafId === active,
-        depth: tree.depth(leafId),
-        forkFromId: leafId === active || active === null ? null : tree.commonAncestor(leafId, active),
-      },
-      summaries.summaryAt(leafId),
-    ),
-  );
+  const branches = (leaves ?? tree.leaves()).map((leafId) => {
+    const { depth, forkFromId } = branchShape(tree.links, leafId, active);
+    return branchReplay({ leafId, active: leafId === active, depth, forkFromId }, summaries.summaryAt(leafId));
+  });
   const readerErrors = session.diagnostics.filter((d) => d.severity === "error").length;
   return { file, activeLeafId: active, branches, readerErrors };
 }

@@ -1,7 +1,7 @@
 import { type Diagnostic, diagnostic } from "../log/diagnostics.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import type { RecordPosition, SessionLog } from "../log/read-session.js";
-import { depthIn } from "./depth-memo.js";
+import { TreeLinks } from "./tree-links.js";
 
 /**
  * The entry tree of one session file, by the host's rules: ids are unique (a later duplicate wins, as in the host's
@@ -17,11 +17,9 @@ export class SessionTree {
   readonly diagnostics: Diagnostic[] = [];
   readonly labels = new Map<string, string>();
   private readonly parent = new Map<string, string | null>();
-  private readonly kids = new Map<string, string[]>();
-  private readonly depths = new Map<string, number>();
   private readonly positionOf = new Map<string, RecordPosition>();
-  private leafIds: string[] | undefined;
-  private forkIds: Set<string> | undefined;
+  /** Children, leaves, forks, depths: the shape of the links once cycles are cut. */
+  readonly links: TreeLinks;
 
   constructor(entries: readonly SessionEntry[], positions: readonly RecordPosition[] = []) {
     this.entries = entries;
@@ -70,12 +68,7 @@ export class SessionTree {
       }
     }
     if (repeated || notYetRead.some((id) => this.byId.has(id))) this.cutCycles();
-    for (const [id, parentId] of this.parent) {
-      if (parentId === null) continue;
-      const list = this.kids.get(parentId);
-      if (list) list.push(id);
-      else this.kids.set(parentId, [id]);
-    }
+    this.links = new TreeLinks(this.parent);
   }
 
   static fromLog(log: SessionLog): SessionTree {
@@ -99,37 +92,26 @@ export class SessionTree {
   }
 
   childrenOf(id: string): readonly string[] {
-    return this.kids.get(id) ?? [];
+    return this.links.childrenOf(id);
   }
 
-  /** Entries without children, in file order (found once: the tree does not change). */
+  /** Entries without children, in file order. */
   leaves(): string[] {
-    if (this.leafIds === undefined) {
-      this.leafIds = [];
-      for (const id of this.byId.keys()) if (!this.kids.has(id)) this.leafIds.push(id);
-    }
-    return [...this.leafIds];
+    return this.links.leaves();
   }
 
   /** The branch points as a set (built once). */
   forks(): ReadonlySet<string> {
-    this.forkIds ??= new Set(this.branchPoints());
-    return this.forkIds;
+    return this.links.forks();
   }
 
   /** Entries with more than one child: where branches fork. */
   branchPoints(): string[] {
-    const out: string[] = [];
-    for (const [id, list] of this.kids) if (list.length > 1) out.push(id);
-    return out;
+    return this.links.branchPoints();
   }
 
-  private readonly parentLink = (id: string): string | null => this.parent.get(id) ?? null;
-  /** Forks are remembered by `depth` too: every branch through one stops there. */
-  private readonly isFork = (id: string): boolean => (this.kids.get(id)?.length ?? 0) > 1;
-
   depth(id: string): number {
-    return depthIn(id, this.parentLink, this.depths, this.isFork);
+    return this.links.depth(id);
   }
 
   /** Root to `id`, inclusive. */
@@ -145,13 +127,7 @@ export class SessionTree {
 
   /** The deepest entry on both paths, or null when they share no root. */
   commonAncestor(a: string, b: string): string | null {
-    const onA = new Set(this.pathTo(a).map((e) => e.id));
-    let cursor: string | null = this.byId.has(b) ? b : null;
-    while (cursor !== null) {
-      if (onA.has(cursor)) return cursor;
-      cursor = this.parent.get(cursor) ?? null;
-    }
-    return null;
+    return this.links.commonAncestor(a, b);
   }
 
   private cutCycles(): void {

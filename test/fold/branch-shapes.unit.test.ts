@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { branchShapes } from "../../src/fold/branch-shapes.js";
+import { branchShapesOfLinks } from "../../src/fold/branch-shapes.js";
 import { ReadingFold } from "../../src/fold/reading-fold.js";
 import { loadSession } from "../../src/session.js";
 import { Random } from "../synth/random.js";
@@ -29,7 +29,7 @@ function fromLinks(file: string) {
   const fold = new ReadingFold(file);
   loadSession(file, fold.readOptions());
   expect(fold.matchesItself()).toBe(true);
-  return branchShapes(fold.parentLinks());
+  return branchShapesOfLinks(fold.parentLinks());
 }
 
 describe("the branches found from a reading fold's parent links equal the tree's", () => {
@@ -69,6 +69,6 @@ describe("the branches found from a reading fold's parent links equal the tree's
   });
 
   it("an empty tree has no branches", () => {
-    expect(branchShapes(new Map())).toEqual({ activeLeafId: null, branches: [] });
+    expect(branchShapesOfLinks(new Map())).toEqual({ activeLeafId: null, branches: [] });
   });
 });
