@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../cli/command.js";
 import {
@@ -10,16 +11,20 @@ import {
   type TableRows,
   type TableSpec,
 } from "./tables.js";
+import { insertFromNdjsonSql } from "./table-json.js";
 
 type DuckDB = typeof import("@duckdb/node-api");
 
 let loaded: DuckDB | null = null;
 
-/** DuckDB is an optional dependency, loaded only by the fleet commands (never by the Pi extension). */
+/**
+ * DuckDB is an optional dependency, loaded only by the fleet commands (never by the Pi extension). Required, not
+ * imported: it is CommonJS, and `import()` would first lex its sixty modules for their exports.
+ */
 export async function duckdb(): Promise<DuckDB> {
   if (loaded) return loaded;
   try {
-    loaded = await import("@duckdb/node-api");
+    loaded = createRequire(import.meta.url)("@duckdb/node-api") as DuckDB;
   } catch (error) {
     throw new InputError(
       "E_NO_DUCKDB",
@@ -42,11 +47,13 @@ export class FleetDb {
   }
 
   /** Opens (or creates) the database; `readOnly` opens an existing one as it is, for queries. */
-  static async open(path: string, readOnly = false): Promise<FleetDb> {
+  static async open(path: string, readOnly = false, threads?: number): Promise<FleetDb> {
     const api = await duckdb();
     let instance: DuckDBInstance;
+    const config: Record<string, string> = readOnly ? { access_mode: "READ_ONLY" } : {};
+    if (threads !== undefined) config.threads = String(threads);
     try {
-      instance = await api.DuckDBInstance.create(path, readOnly ? { access_mode: "READ_ONLY" } : {});
+      instance = await api.DuckDBInstance.create(path, config);
     } catch (error) {
       throw new InputError("E_DB", `${path}: cannot open the database (${(error as Error).message.split("\n")[0]})`);
     }
@@ -64,7 +71,12 @@ export class FleetDb {
     await this.connection.run(sql, values);
   }
 
-  /** Appends every table's rows (one appender per table). */
+  /** Inserts a table's rows from a newline-delimited JSON file (`rowsToNdjson`), parsed by DuckDB's own threads. */
+  async load(name: TableName, ndjsonPath: string): Promise<void> {
+    await this.run(insertFromNdjsonSql(TABLES[name] as TableSpec, ndjsonPath));
+  }
+
+  /** Appends every table's rows (one appender per table): for a few rows, where a file would cost more. */
   async append(rows: TableRows): Promise<void> {
     for (const name of TABLE_NAMES) {
       const list = rows[name];

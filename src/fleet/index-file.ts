@@ -14,7 +14,16 @@ import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
-import { emptyRows, type Row, type TableRows } from "./tables.js";
+import { rowsToNdjson } from "./table-json.js";
+import {
+  emptyRows,
+  type Row,
+  TABLE_NAMES,
+  TABLES,
+  type TableName,
+  type TableRows,
+  type TableSpec,
+} from "./tables.js";
 
 /** One file's rows for every table, and how it was indexed. */
 export interface FileIndex {
@@ -63,14 +72,31 @@ export function unpackMemo<T>(bytes: Uint8Array): T {
 /** This module, for the file-pool workers. */
 export const INDEX_FILE_MODULE = import.meta.url;
 
+/** A file's index with each table's rows as newline-delimited JSON (what a pool worker posts back). */
+export interface FileIndexJson {
+  file: string;
+  how: FileIndex["how"];
+  tables: Partial<Record<TableName, string>>;
+}
+
+export function indexJson(path: string, shown: string, withText: boolean): FileIndexJson {
+  const index = indexWhole(path, shown, withText);
+  const tables: FileIndexJson["tables"] = {};
+  for (const name of TABLE_NAMES) {
+    const rows = index.rows[name];
+    if (rows.length > 0) tables[name] = rowsToNdjson(TABLES[name] as TableSpec, rows);
+  }
+  return { file: index.file, how: index.how, tables };
+}
+
 /** The whole-file index of one session file (what a file-pool worker runs). */
-export function indexFile(path: string, shown: string): FileIndex {
-  return indexWhole(path, shown, false);
+export function indexFile(path: string, shown: string): FileIndexJson {
+  return indexJson(path, shown, false);
 }
 
 /** `indexFile` with message text kept. */
-export function indexFileWithText(path: string, shown: string): FileIndex {
-  return indexWhole(path, shown, true);
+export function indexFileWithText(path: string, shown: string): FileIndexJson {
+  return indexJson(path, shown, true);
 }
 
 export function indexWhole(path: string, shown: string, withText: boolean): FileIndex {
