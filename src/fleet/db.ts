@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../cli/command.js";
+import { insertFromNdjsonSql } from "./table-json.js";
 import {
   type Cell,
   type ColumnType,
@@ -11,7 +12,6 @@ import {
   type TableRows,
   type TableSpec,
 } from "./tables.js";
-import { insertFromNdjsonSql } from "./table-json.js";
 
 type DuckDB = typeof import("@duckdb/node-api");
 

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { inflateRawSync } from "node:zlib";
 import type { KitState } from "../../reducers/state.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { ReadingFold } from "../fold/reading-fold.js";
@@ -15,15 +15,7 @@ import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
 import { rowsToNdjson } from "./table-json.js";
-import {
-  emptyRows,
-  type Row,
-  TABLE_NAMES,
-  TABLES,
-  type TableName,
-  type TableRows,
-  type TableSpec,
-} from "./tables.js";
+import { emptyRows, type Row, TABLE_NAMES, TABLES, type TableName, type TableRows, type TableSpec } from "./tables.js";
 
 /** One file's rows for every table, and how it was indexed. */
 export interface FileIndex {
@@ -60,13 +52,19 @@ export function readComplete(path: string): { data: Buffer; size: number; mtimeM
   }
 }
 
-/** The memo's JSON, deflated: a few KiB per file instead of tens for the database to compress. */
+/** The memo as JSON bytes (deflating them cost the index more than the database's writing them). */
 export function packMemo(value: unknown): Uint8Array {
-  return deflateRawSync(JSON.stringify(value), { level: 1 });
+  return Buffer.from(JSON.stringify(value));
 }
 
+/** A memo written by `packMemo`, or deflated, as an earlier version wrote it. */
 export function unpackMemo<T>(bytes: Uint8Array): T {
-  return JSON.parse(inflateRawSync(bytes).toString("utf8")) as T;
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    return JSON.parse(data.toString("utf8")) as T;
+  } catch {
+    return JSON.parse(inflateRawSync(data).toString("utf8")) as T;
+  }
 }
 
 /** This module, for the file-pool workers. */
@@ -304,7 +302,7 @@ export function sessionRow(
 }
 
 function sha256Of(data: Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
+  return hash("sha256", data, "hex");
 }
 
 /** Depth and messages on the path of every entry, each computed once (parents usually come first). */

@@ -27,7 +27,7 @@ export interface IndexSummary {
   reindexed: { file: string; reason: string }[];
 }
 
-const BATCH_FILES = 100;
+const BATCH_FILES = 250;
 
 /**
  * Brings the database at `dbPath` up to date with `items`: an unchanged file (same size and modification time) costs
@@ -38,7 +38,7 @@ const BATCH_FILES = 100;
 export async function runIndex(dbPath: string, items: readonly FileItem[], options: IndexOptions = {}) {
   const manifest = readManifest(dbPath);
   if (manifest !== null && unchangedSince(manifest, items)) {
-    items.forEach((_, i) => options.progress?.(i + 1, items.length));
+    for (let done = 1; done <= items.length; done++) options.progress?.(done, items.length);
     return { ...newSummary(dbPath, items), unchanged: items.length };
   }
   removeManifest(dbPath);
