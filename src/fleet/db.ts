@@ -58,7 +58,8 @@ export class FleetDb {
       throw new InputError("E_DB", `${path}: cannot open the database (${(error as Error).message.split("\n")[0]})`);
     }
     const db = new FleetDb(instance, await instance.connect(), api);
-    if (!readOnly) for (const name of TABLE_NAMES) await db.connection.run(createTableSql(TABLES[name] as TableSpec));
+    if (!readOnly)
+      await db.connection.run(TABLE_NAMES.map((name) => createTableSql(TABLES[name] as TableSpec)).join(";\n"));
     return db;
   }
 
