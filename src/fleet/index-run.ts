@@ -28,6 +28,8 @@ export interface IndexSummary {
 }
 
 const BATCH_FILES = 250;
+/** Batches shrink as the run nears its end: the last one is inserted after the workers stop, with nothing beside it. */
+const LAST_BATCH_FILES = 25;
 
 /**
  * Brings the database at `dbPath` up to date with `items`: an unchanged file (same size and modification time) costs
@@ -157,7 +159,7 @@ async function indexChanges(
 }
 
 /**
- * Folds `items` on the worker pool; their rows go to one NDJSON file per table in `spool`, and every `BATCH_FILES`
+ * Folds `items` on the worker pool; their rows go to one NDJSON file per table in `spool`, and after each batch of
  * files DuckDB inserts them while the workers go on folding.
  */
 async function indexWholeFiles(
@@ -169,6 +171,7 @@ async function indexWholeFiles(
 ): Promise<void> {
   let open = new Map<TableName, number>();
   let inBatch = 0;
+  let received = 0;
   let batches = 0;
   let writing: Promise<unknown> = ready;
   const write = (result: FileIndexJson) => {
@@ -214,7 +217,8 @@ async function indexWholeFiles(
       onResult: (result) => {
         onFile(result);
         write(result);
-        if (++inBatch >= BATCH_FILES) flush();
+        const remaining = items.length - ++received;
+        if (++inBatch >= Math.max(LAST_BATCH_FILES, Math.min(BATCH_FILES, remaining))) flush();
       },
     },
   );
