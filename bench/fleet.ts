@@ -18,8 +18,10 @@ import { indexInto } from "../src/fleet/index-run.js";
 
 /**
  * The fleet rows of the benchmark, self-contained: each times the kit against the command it is measured by, on the
- * same data, and says whether the target is met. Whole processes for the folder rows (as `check DIR` is timed); the
- * appended row in-process (a long-running indexer with its database open, against `replay` of the new tail alone).
+ * same data, and says whether the target is met. Both sides of a target row are whole `context-kit` processes, as a
+ * user runs them (start-up, loading DuckDB and the final commit included). The appended file is also timed
+ * in-process (a long-running indexer with its database open, against `replay` of the new tail in the same process):
+ * shown for what the tail itself costs, with no target.
  */
 export interface FleetBenchRow {
   name: string;
@@ -31,6 +33,8 @@ export interface FleetBenchRow {
   /** The largest ratio the issue allows. */
   target: number;
   met: boolean;
+  /** Shown for context: not a target. */
+  info?: true;
 }
 
 const CLI = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
@@ -66,7 +70,7 @@ export function fullIndexRow(folder: string, scratch: string, reps = 3): FleetBe
     index.push(timeCli(["index", folder, "--db", db], scratch));
     rmSync(db, { force: true });
   }
-  return row("index DIR (full)", median(index), "check DIR --json", median(check), 1.5);
+  return row("index DIR (full, process)", median(index), "check DIR --json (process)", median(check), 1.5);
 }
 
 /** Re-indexing the unchanged folder against its full index. */
@@ -77,7 +81,7 @@ export function unchangedIndexRow(folder: string, scratch: string, reps = 3): Fl
   const again: number[] = [];
   for (let i = 0; i < reps; i++) again.push(timeCli(["index", folder, "--db", db], scratch));
   rmSync(db, { force: true });
-  return row("index DIR (unchanged)", median(again), "index DIR (full)", full, 0.05);
+  return row("index DIR (unchanged, process)", median(again), "index DIR (full, process)", full, 0.05);
 }
 
 /**
@@ -108,7 +112,10 @@ export async function unchangedIndexInProcessRow(folder: string, scratch: string
   }
 }
 
-/** One appended file re-indexed by a whole `context-kit index FILE` process, against a `replay TAIL --json` process. */
+/**
+ * One appended file re-indexed by a whole `context-kit index FILE` process (its database holds that file), against a
+ * `replay TAIL --json` process on a file holding only the header and the new tail.
+ */
 export function appendedIndexProcessRow(source: string, scratch: string, reps = 3, turns = 10): FleetBenchRow {
   const dir = join(scratch, "appended-process");
   mkdirSync(dir, { recursive: true });
@@ -129,7 +136,7 @@ export function appendedIndexProcessRow(source: string, scratch: string, reps = 
   return row(
     `index FILE (appended ${turns * 3} lines, process)`,
     median(index),
-    "replay TAIL --json",
+    "replay TAIL --json (process)",
     median(replay),
     2,
   );
@@ -229,17 +236,23 @@ export function formatFleetRows(rows: readonly FleetBenchRow[]): string {
   return rows
     .map(
       (r) =>
-        `${r.name.padEnd(34)} ${r.ms.toFixed(1).padStart(9)} ms  vs ${r.baseline} ${r.baselineMs.toFixed(1)} ms: ${r.ratio}x (target <= ${r.target}x) ${r.met ? "met" : "MISSED"}`,
+        `${r.name.padEnd(46)} ${r.ms.toFixed(1).padStart(9)} ms  vs ${r.baseline} ${r.baselineMs.toFixed(1)} ms: ${r.ratio}x ${r.info ? "(context, no target)" : `(target <= ${r.target}x) ${r.met ? "met" : "MISSED"}`}`,
     )
     .join("\n");
 }
 
-/** The fleet rows on one folder: a full index, an unchanged re-index and one appended file re-indexed. */
+/**
+ * The fleet rows on one folder: a full index, an unchanged re-index and one appended file re-indexed (the targets, as
+ * processes), and the appended file in-process (context).
+ */
 export async function measureFleet(folder: string, scratch: string, reps: number): Promise<FleetBenchRow[]> {
   mkdirSync(scratch, { recursive: true });
+  const largest = largestSession(folder);
+  const inProcess = await appendedIndexRow(largest, scratch, Math.max(reps, 3));
   return [
     fullIndexRow(folder, scratch, reps),
     unchangedIndexRow(folder, scratch, reps),
-    await appendedIndexRow(largestSession(folder), scratch, Math.max(reps, 3)),
+    appendedIndexProcessRow(largest, scratch, Math.max(reps, 3)),
+    { ...inProcess, name: `${inProcess.name} (in-process)`, info: true },
   ];
 }

@@ -39,7 +39,7 @@ export function formatBench(doc: BenchDocument): string {
     "",
     ...formatCommands(doc),
     ...formatFolder(doc),
-    "Fleet index on the same folder (whole processes; the appended row in one process with the database open)",
+    "Fleet index (targets: both sides whole context-kit processes, start-up and DuckDB included; the in-process row is context)",
     formatFleetRows(doc.fleet),
     "",
     "Load in one process, warm (kit: reader + schema checks + tree + inspect summary, no message context built; host: read + parseSessionEntries + migrateSessionEntries + buildSessionContext of the active leaf; host parse: the same without buildSessionContext, the work the kit's side does)",

@@ -52,8 +52,9 @@ export function targetResults(r: {
   quick: boolean;
 }): Target[] {
   const out: Target[] = [];
-  for (const row of r.fleet)
-    out.push(target(`fleet.${row.name}`, row.ratio, row.target, `${row.name} / ${row.baseline}`));
+  for (const row of r.fleet) {
+    if (!row.info) out.push(target(`fleet.${row.name}`, row.ratio, row.target, `${row.name} / ${row.baseline}`));
+  }
   for (const row of r.commands.rows) {
     out.push(target(`command.${row.name}`, row.floorRatio, row.target, "whole process / the parse floor's process"));
   }

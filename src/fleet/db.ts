@@ -1,5 +1,7 @@
+import { createRequire } from "node:module";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../cli/command.js";
+import { insertFromNdjsonSql } from "./table-json.js";
 import {
   type Cell,
   type ColumnType,
@@ -15,11 +17,14 @@ type DuckDB = typeof import("@duckdb/node-api");
 
 let loaded: DuckDB | null = null;
 
-/** DuckDB is an optional dependency, loaded only by the fleet commands (never by the Pi extension). */
+/**
+ * DuckDB is an optional dependency, loaded only by the fleet commands (never by the Pi extension). Required, not
+ * imported: it is CommonJS, and `import()` would first lex its sixty modules for their exports.
+ */
 export async function duckdb(): Promise<DuckDB> {
   if (loaded) return loaded;
   try {
-    loaded = await import("@duckdb/node-api");
+    loaded = createRequire(import.meta.url)("@duckdb/node-api") as DuckDB;
   } catch (error) {
     throw new InputError(
       "E_NO_DUCKDB",
@@ -42,16 +47,19 @@ export class FleetDb {
   }
 
   /** Opens (or creates) the database; `readOnly` opens an existing one as it is, for queries. */
-  static async open(path: string, readOnly = false): Promise<FleetDb> {
+  static async open(path: string, readOnly = false, threads?: number): Promise<FleetDb> {
     const api = await duckdb();
     let instance: DuckDBInstance;
+    const config: Record<string, string> = readOnly ? { access_mode: "READ_ONLY" } : {};
+    if (threads !== undefined) config.threads = String(threads);
     try {
-      instance = await api.DuckDBInstance.create(path, readOnly ? { access_mode: "READ_ONLY" } : {});
+      instance = await api.DuckDBInstance.create(path, config);
     } catch (error) {
       throw new InputError("E_DB", `${path}: cannot open the database (${(error as Error).message.split("\n")[0]})`);
     }
     const db = new FleetDb(instance, await instance.connect(), api);
-    if (!readOnly) for (const name of TABLE_NAMES) await db.connection.run(createTableSql(TABLES[name] as TableSpec));
+    if (!readOnly)
+      await db.connection.run(TABLE_NAMES.map((name) => createTableSql(TABLES[name] as TableSpec)).join(";\n"));
     return db;
   }
 
@@ -64,7 +72,12 @@ export class FleetDb {
     await this.connection.run(sql, values);
   }
 
-  /** Appends every table's rows (one appender per table). */
+  /** Inserts a table's rows from a newline-delimited JSON file (`rowsToNdjson`), parsed by DuckDB's own threads. */
+  async load(name: TableName, ndjsonPath: string): Promise<void> {
+    await this.run(insertFromNdjsonSql(TABLES[name] as TableSpec, ndjsonPath));
+  }
+
+  /** Appends every table's rows (one appender per table): for a few rows, where a file would cost more. */
   async append(rows: TableRows): Promise<void> {
     for (const name of TABLE_NAMES) {
       const list = rows[name];
@@ -116,9 +129,10 @@ export class FleetDb {
     }
   }
 
-  /** Forgets one file everywhere (before it is indexed whole again). */
+  /** Forgets one file everywhere (before it is indexed whole again), in one round trip. */
   async forget(file: string, tables: readonly TableName[] = TABLE_NAMES): Promise<void> {
-    for (const name of tables) await this.run(`DELETE FROM ${name} WHERE file = ?`, [file]);
+    const literal = `'${file.replaceAll("'", "''")}'`;
+    await this.run(tables.map((name) => `DELETE FROM ${name} WHERE file = ${literal}`).join(";\n"));
   }
 
   close(): void {

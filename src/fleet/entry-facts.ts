@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import stableStringify from "fast-json-stable-stringify";
 import { denialOf } from "../../reducers/contract/tool-details.js";
 import { kitRecordOf } from "../fold/kit-records.js";
@@ -124,7 +124,7 @@ export class EntryFacts {
 }
 
 export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 /** A wrapper call (e.g. a parallel or batch tool) whose arguments carry tool calls of their own. */

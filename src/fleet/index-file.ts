@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { inflateRawSync } from "node:zlib";
 import type { KitState } from "../../reducers/state.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { ReadingFold } from "../fold/reading-fold.js";
@@ -14,7 +14,8 @@ import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
-import { emptyRows, type Row, type TableRows } from "./tables.js";
+import { rowsToNdjson } from "./table-json.js";
+import { emptyRows, type Row, TABLE_NAMES, TABLES, type TableName, type TableRows, type TableSpec } from "./tables.js";
 
 /** One file's rows for every table, and how it was indexed. */
 export interface FileIndex {
@@ -51,26 +52,49 @@ export function readComplete(path: string): { data: Buffer; size: number; mtimeM
   }
 }
 
-/** The memo's JSON, deflated: a few KiB per file instead of tens for the database to compress. */
+/** The memo as JSON bytes (deflating them cost the index more than the database's writing them). */
 export function packMemo(value: unknown): Uint8Array {
-  return deflateRawSync(JSON.stringify(value), { level: 1 });
+  return Buffer.from(JSON.stringify(value));
 }
 
+/** A memo written by `packMemo`, or deflated, as an earlier version wrote it. */
 export function unpackMemo<T>(bytes: Uint8Array): T {
-  return JSON.parse(inflateRawSync(bytes).toString("utf8")) as T;
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    return JSON.parse(data.toString("utf8")) as T;
+  } catch {
+    return JSON.parse(inflateRawSync(data).toString("utf8")) as T;
+  }
 }
 
 /** This module, for the file-pool workers. */
 export const INDEX_FILE_MODULE = import.meta.url;
 
+/** A file's index with each table's rows as newline-delimited JSON (what a pool worker posts back). */
+export interface FileIndexJson {
+  file: string;
+  how: FileIndex["how"];
+  tables: Partial<Record<TableName, string>>;
+}
+
+export function indexJson(path: string, shown: string, withText: boolean): FileIndexJson {
+  const index = indexWhole(path, shown, withText);
+  const tables: FileIndexJson["tables"] = {};
+  for (const name of TABLE_NAMES) {
+    const rows = index.rows[name];
+    if (rows.length > 0) tables[name] = rowsToNdjson(TABLES[name] as TableSpec, rows);
+  }
+  return { file: index.file, how: index.how, tables };
+}
+
 /** The whole-file index of one session file (what a file-pool worker runs). */
-export function indexFile(path: string, shown: string): FileIndex {
-  return indexWhole(path, shown, false);
+export function indexFile(path: string, shown: string): FileIndexJson {
+  return indexJson(path, shown, false);
 }
 
 /** `indexFile` with message text kept. */
-export function indexFileWithText(path: string, shown: string): FileIndex {
-  return indexWhole(path, shown, true);
+export function indexFileWithText(path: string, shown: string): FileIndexJson {
+  return indexJson(path, shown, true);
 }
 
 export function indexWhole(path: string, shown: string, withText: boolean): FileIndex {
@@ -278,7 +302,7 @@ export function sessionRow(
 }
 
 function sha256Of(data: Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
+  return hash("sha256", data, "hex");
 }
 
 /** Depth and messages on the path of every entry, each computed once (parents usually come first). */

@@ -1,10 +1,13 @@
-import { statSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import { FleetDb } from "./db.js";
-import { type FileIndex, INDEX_FILE_MODULE, indexWhole, type LinkTuple, unpackMemo } from "./index-file.js";
+import { type FileIndexJson, INDEX_FILE_MODULE, indexJson, type LinkTuple, unpackMemo } from "./index-file.js";
 import { type FileMemo, indexTail, NotAnAppend } from "./index-tail.js";
-import { emptyRows, TABLE_NAMES, type TableName, type TableRows } from "./tables.js";
+import { type ManifestFile, readManifest, removeManifest, unchangedSince, writeManifest } from "./manifest.js";
+import { TABLE_NAMES, type TableName } from "./tables.js";
 
 export interface IndexOptions {
   withText?: boolean;
@@ -24,56 +27,83 @@ export interface IndexSummary {
   reindexed: { file: string; reason: string }[];
 }
 
-const BATCH_FILES = 64;
+const BATCH_FILES = 250;
+/** Batches shrink as the run nears its end: the last one is inserted after the workers stop, with nothing beside it. */
+const LAST_BATCH_FILES = 25;
 
 /**
  * Brings the database at `dbPath` up to date with `items`: an unchanged file (same size and modification time) costs
  * one `stat`; a file appended to since is indexed by its tail; a new or rewritten file is indexed whole on the worker
- * pool. Bad files land in `diagnostics`; nothing stops the run.
+ * pool. Bad files land in `diagnostics`; nothing stops the run. When no file changed since the last run, the
+ * manifest beside the database says so and DuckDB is not loaded; a new database is opened while the workers fold.
  */
 export async function runIndex(dbPath: string, items: readonly FileItem[], options: IndexOptions = {}) {
-  const db = await FleetDb.open(dbPath);
+  const manifest = readManifest(dbPath);
+  if (manifest !== null && unchangedSince(manifest, items)) {
+    for (let done = 1; done <= items.length; done++) options.progress?.(done, items.length);
+    return { ...newSummary(dbPath, items), unchanged: items.length };
+  }
+  removeManifest(dbPath);
+  const folder = statSync(dirname(dbPath), { throwIfNoEntry: false });
+  const fresh = !existsSync(dbPath) && folder?.isDirectory() === true;
+  let db: FleetDb | null = null;
+  // One DuckDB thread: the workers keep both cores busy, and a second thread only costs switching between them.
+  const opening = FleetDb.open(dbPath, false, 1).then((opened) => {
+    db = opened;
+    return opened;
+  });
   try {
-    return await indexInto(db, dbPath, items, options);
+    const summary = await indexInto(fresh ? opening : await opening, dbPath, items, { ...options, fresh });
+    const open = (await opening) as FleetDb;
+    const files = await manifestFiles(open);
+    db = null;
+    open.close();
+    writeManifest(dbPath, files);
+    return summary;
   } finally {
-    db.close();
+    (db as FleetDb | null)?.close();
   }
 }
 
+/**
+ * Indexes `items` into `db` in one transaction. `db` may still be opening when `fresh` (a new database, nothing
+ * indexed yet): the workers start folding at once and the rows wait for it.
+ */
 export async function indexInto(
-  db: FleetDb,
+  db: FleetDb | Promise<FleetDb>,
   dbPath: string,
   items: readonly FileItem[],
-  options: IndexOptions = {},
+  options: IndexOptions & { fresh?: boolean } = {},
 ): Promise<IndexSummary> {
-  await db.run("BEGIN TRANSACTION");
+  const ready = Promise.resolve(db).then(async (open) => {
+    await open.run("BEGIN TRANSACTION");
+    return open;
+  });
+  ready.catch(() => {});
   try {
-    const summary = await indexChanges(db, dbPath, items, options);
-    await db.run("COMMIT");
+    const summary = await indexChanges(ready, dbPath, items, options);
+    await (await ready).run("COMMIT");
     return summary;
   } catch (error) {
-    await db.run("ROLLBACK");
+    const open = await ready.catch(() => null);
+    await open?.run("ROLLBACK");
     throw error;
   }
 }
 
+function newSummary(dbPath: string, items: readonly FileItem[]): IndexSummary {
+  return { db: dbPath, files: items.length, indexed: 0, appended: 0, unchanged: 0, unreadable: 0, reindexed: [] };
+}
+
 async function indexChanges(
-  db: FleetDb,
+  ready: Promise<FleetDb>,
   dbPath: string,
   items: readonly FileItem[],
-  options: IndexOptions,
+  options: IndexOptions & { fresh?: boolean },
 ): Promise<IndexSummary> {
   const withText = options.withText === true;
-  const summary: IndexSummary = {
-    db: dbPath,
-    files: items.length,
-    indexed: 0,
-    appended: 0,
-    unchanged: 0,
-    unreadable: 0,
-    reindexed: [],
-  };
-  const memos = await readMemos(db);
+  const summary = newSummary(dbPath, items);
+  const memos = options.fresh ? new Map<string, FileMemo>() : await readMemos(await ready);
   const whole: FileItem[] = [];
   let done = 0;
   const tick = () => options.progress?.(++done, items.length);
@@ -92,6 +122,7 @@ async function indexChanges(
       tick();
       continue;
     }
+    const db = await ready;
     const tail = stat && memo.status !== "unreadable" ? await tryTail(db, memo, withText) : null;
     if (tail !== null && !(tail instanceof NotAnAppend)) {
       await db.forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"]);
@@ -111,36 +142,112 @@ async function indexChanges(
     summary.reindexed.push({ file: item.shown, reason });
     whole.push(item);
   }
+  if (whole.length === 0) return summary;
   const stale = whole.filter((item) => memos.has(item.shown)).map((item) => item.shown);
-  await forgetFiles(db, stale);
-  const task = withText ? "indexFileWithText" : "indexFile";
-  let batch: FileIndex[] = [];
-  let writing: Promise<void> = Promise.resolve();
-  const flush = () => {
-    const rows = mergeRows(batch);
-    batch = [];
-    writing = writing.then(() => db.append(rows));
+  if (stale.length > 0) await forgetFiles(await ready, stale);
+  const spool = mkdtempSync(join(tmpdir(), "context-kit-index-"));
+  try {
+    await indexWholeFiles(ready, whole, withText, spool, (result) => {
+      if (result.how === "unreadable") summary.unreadable++;
+      else summary.indexed++;
+      tick();
+    });
+  } finally {
+    rmSync(spool, { recursive: true, force: true });
+  }
+  return summary;
+}
+
+/**
+ * Folds `items` on the worker pool; their rows go to one NDJSON file per table in `spool`, and after each batch of
+ * files DuckDB inserts them while the workers go on folding.
+ */
+async function indexWholeFiles(
+  ready: Promise<FleetDb>,
+  items: readonly FileItem[],
+  withText: boolean,
+  spool: string,
+  onFile: (result: FileIndexJson) => void,
+): Promise<void> {
+  let open = new Map<TableName, number>();
+  let inBatch = 0;
+  let received = 0;
+  let batches = 0;
+  let writing: Promise<unknown> = ready;
+  const write = (result: FileIndexJson) => {
+    for (const name of TABLE_NAMES) {
+      const text = result.tables[name];
+      if (text === undefined) continue;
+      let fd = open.get(name);
+      if (fd === undefined) {
+        fd = openSync(join(spool, `${batches}-${name}.ndjson`), "w");
+        open.set(name, fd);
+      }
+      writeSync(fd, text);
+    }
   };
-  await mapFiles(
+  const flush = () => {
+    const files: [TableName, string][] = [];
+    for (const [name, fd] of open) {
+      closeSync(fd);
+      files.push([name, join(spool, `${batches}-${name}.ndjson`)]);
+    }
+    open = new Map();
+    inBatch = 0;
+    batches++;
+    if (files.length === 0) return;
+    writing = writing.then(async () => {
+      const db = await ready;
+      for (const [name, path] of files) {
+        await db.load(name, path);
+        rmSync(path);
+      }
+    });
+    // Awaited below; until then a failed insert must not count as unhandled.
+    writing.catch(() => {});
+  };
+  const folding = mapFiles(
     {
       module: INDEX_FILE_MODULE,
-      name: task,
-      fn: (path, shown) => indexWhole(path, shown, withText),
+      name: withText ? "indexFileWithText" : "indexFile",
+      fn: (path, shown) => indexJson(path, shown, withText),
     },
-    whole,
+    items,
     {
-      progress: () => tick(),
       onResult: (result) => {
-        if (result.how === "unreadable") summary.unreadable++;
-        else summary.indexed++;
-        batch.push(result);
-        if (batch.length >= BATCH_FILES) flush();
+        onFile(result);
+        write(result);
+        const remaining = items.length - ++received;
+        if (++inBatch >= Math.max(LAST_BATCH_FILES, Math.min(BATCH_FILES, remaining))) flush();
       },
     },
   );
-  flush();
+  try {
+    await folding;
+  } finally {
+    flush();
+    // Settled before the caller rolls back or removes the spool.
+    await writing.catch(() => {});
+  }
   await writing;
-  return summary;
+}
+
+/** What the manifest holds: every file the database has indexed, as it stands after the commit. */
+async function manifestFiles(db: FleetDb): Promise<Record<string, ManifestFile>> {
+  const rows = await db.query<Record<string, unknown>>(
+    "SELECT m.file, m.path, m.size, m.mtime_ms, s.indexed_bytes, s.sha256 FROM _memo m LEFT JOIN sessions s USING (file)",
+  );
+  const files: Record<string, ManifestFile> = {};
+  for (const r of rows) {
+    files[r.file as string] = [
+      r.path as string,
+      Number(r.size),
+      Number(r.mtime_ms),
+      Number(r.indexed_bytes ?? 0),
+      (r.sha256 as string | null) ?? "",
+    ];
+  }
+  return files;
 }
 
 async function tryTail(db: FleetDb, memo: FileMemo, withText: boolean) {
@@ -189,16 +296,4 @@ async function forgetFiles(db: FleetDb, files: readonly string[]): Promise<void>
     const marks = chunk.map(() => "?").join(", ");
     for (const name of TABLE_NAMES) await db.run(`DELETE FROM ${name} WHERE file IN (${marks})`, chunk);
   }
-}
-
-function mergeRows(indexes: readonly FileIndex[]): TableRows {
-  const rows = emptyRows();
-  for (const index of indexes) {
-    for (const name of TABLE_NAMES as TableName[]) {
-      const from = index.rows[name];
-      const to = rows[name];
-      for (const row of from) to.push(row);
-    }
-  }
-  return rows;
 }

@@ -2,8 +2,25 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { appendedIndexRow, appendedLines, formatFleetRows } from "../../bench/fleet.js";
+import { appendedIndexRow, appendedLines, type FleetBenchRow, formatFleetRows } from "../../bench/fleet.js";
+import { targetResults } from "../../bench/targets.js";
 import { loadSessionText } from "../../src/session.js";
+
+/** The fleet targets `bench --check` would judge, for these rows alone. */
+function fleetTargets(fleet: FleetBenchRow[]) {
+  const none = { rows: [] };
+  const results = targetResults({
+    load: [],
+    replay: { ratio: 0 },
+    perRequest: [],
+    foldGrowth: { from: "", to: "", ratio: 0, anchoredRatio: 0, hookRatio: 0 },
+    commands: none,
+    fileTools: { totals: { grep: { ratio: null }, find: { ratio: null }, ls: { ratio: null } } },
+    fleet,
+    quick: false,
+  } as unknown as Parameters<typeof targetResults>[0]);
+  return results.filter((t) => t.name.startsWith("fleet."));
+}
 
 const SAMPLE = join(import.meta.dirname, "../../evidence-samples/verification-session.jsonl");
 
@@ -24,5 +41,12 @@ describe("the fleet bench rows measure what they name", () => {
     expect(row.ms).toBeGreaterThan(0);
     expect(row.ratio).toBeCloseTo(row.ms / row.baselineMs, 2);
     expect(formatFleetRows([row])).toContain(row.met ? " met" : "MISSED");
+
+    // As measureFleet shows it: context, never a target that --check could fail on.
+    const context = { ...row, name: `${row.name} (in-process)`, info: true as const };
+    expect(formatFleetRows([context])).toContain("(context, no target)");
+    expect(formatFleetRows([context])).not.toMatch(/met|MISSED/);
+    const targets = fleetTargets([row, context]);
+    expect(targets.map((t) => t.name)).toEqual([`fleet.${row.name}`]);
   });
 });

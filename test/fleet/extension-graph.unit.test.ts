@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
@@ -32,11 +33,17 @@ describe("the Pi extension never loads the fleet code or DuckDB", () => {
     expect(
       packages.filter((p) => p.startsWith("@duckdb") || p.startsWith("@opentelemetry") || p === "cli-progress"),
     ).toEqual([]);
+    // DuckDB is loaded with require(), which the graph does not follow: no module reached may name it either.
+    const naming = modules.filter(
+      (m) => !m.startsWith("<") && readFileSync(join(ROOT, m), "utf8").includes("@duckdb/"),
+    );
+    expect(naming).toEqual([]);
   });
 
-  it("the check itself sees DuckDB where it is used: the CLI reaches it", async () => {
-    const { modules, packages } = await importGraph("src/cli/main.ts");
-    expect(modules.some((m) => m.includes("src/fleet/db.ts"))).toBe(true);
-    expect(packages).toContain("@duckdb/node-api");
+  it("the check itself sees DuckDB where it is used: the CLI reaches the module that requires it", async () => {
+    const { modules } = await importGraph("src/cli/main.ts");
+    const db = modules.find((m) => m.endsWith("src/fleet/db.ts")) as string;
+    expect(db).toBeDefined();
+    expect(readFileSync(join(ROOT, db), "utf8")).toContain('("@duckdb/node-api")');
   });
 });
