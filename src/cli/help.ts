@@ -1,5 +1,5 @@
 import type { Command } from "./command.js";
-import { COMMANDS } from "./commands/index.js";
+import { loadCommands } from "./commands/index.js";
 
 const WIDTH = 100;
 
@@ -24,15 +24,16 @@ export function usageLine(command: Command): string {
   return `${invocation(command)} ${command.usage}`;
 }
 
-export function helpText(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+export async function helpText(): Promise<string> {
+  const commands = await loadCommands();
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     "context-kit: offline tools for Pi session files (read-only, except recover, which only appends)",
     "",
     "Usage: context-kit <command> [options]",
     "",
     "Commands:",
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
     "Every command takes --json; inspect, replay, check and detect also --ndjson. Exit codes: 0 ok, 1 a check",
     "found a problem, 2 bad usage or input. Run `context-kit <command> --help` for a command's options and examples.",

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { kitVersion } from "../package-root.js";
 import { type Command, type CommandResult, type CommandResultWithStderr, InputError, UsageError } from "./command.js";
-import { COMMANDS } from "./commands/index.js";
+import { COMMAND_NAMES, loadCommand } from "./commands/index.js";
 import { didYouMean } from "./did-you-mean.js";
 import { commandHelp, helpText, invocation, usageLine } from "./help.js";
 import { writeError } from "./inputs.js";
@@ -27,14 +27,14 @@ export interface CliOutput {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOutput> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    const topic = name === "help" ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    const text = topic ? commandHelp(topic) : helpText();
+    const topic = name === "help" && rest[0] !== undefined ? await loadCommand(rest[0]) : undefined;
+    const text = topic ? commandHelp(topic) : await helpText();
     return { exitCode: name === undefined ? 2 : 0, stdout: `${text}\n`, stderr: "" };
   }
   if (name === "--version" || name === "-v") return { exitCode: 0, stdout: `${kitVersion()}\n`, stderr: "" };
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = await loadCommand(name);
   if (!command) {
-    const known = COMMANDS.map((c) => c.name);
+    const known = COMMAND_NAMES as string[];
     return usageFailure(`unknown command "${name}"${didYouMean(name, known)}; commands: ${known.join(", ")}`, null);
   }
   return runCommand(command, rest, io);

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/cli/commands/index.js";
+import { COMMAND_NAMES, loadCommand, loadCommands } from "../../src/cli/commands/index.js";
 import { usageLine } from "../../src/cli/help.js";
 import { runCli } from "../../src/cli/run.js";
+
+const COMMANDS = await loadCommands();
 
 const help = async (...argv: string[]) => {
   const out = await runCli(argv, { cwd: "." });
@@ -13,6 +15,12 @@ const help = async (...argv: string[]) => {
 };
 
 describe("help", () => {
+  it("names each command as it is loaded, and loads nothing for a name no command has", () => {
+    expect(COMMANDS.map((c) => c.name)).toEqual(COMMAND_NAMES);
+    expect(loadCommand("toString")).toBeUndefined();
+    expect(loadCommand("nope")).toBeUndefined();
+  });
+
   it("explains every option of every command, and gives an example", () => {
     for (const command of COMMANDS) {
       const explained = Object.keys(command.optionHelp).map((flag) => flag.split(" ")[0]);
