@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { InputError } from "../cli/command.js";
 import type { FileItem } from "../cli/file-pool.js";
-import { loadInput } from "../cli/inputs.js";
+import { loadInput } from "../cli/load-input.js";
 import { FleetDb } from "./db.js";
-import { type IndexSummary, indexInto } from "./index-run.js";
+import { indexInto } from "./index-run.js";
+import type { IndexSummary } from "./index-summary.js";
 import { type FleetSpan, sessionSpans } from "./otlp.js";
 import { FACT_TABLES } from "./tables.js";
 

@@ -5,27 +5,10 @@ import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import { FleetDb } from "./db.js";
 import { type FileIndexJson, INDEX_FILE_MODULE, indexJson, type LinkTuple, unpackMemo } from "./index-file.js";
+import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
 import { type FileMemo, indexTail, NotAnAppend } from "./index-tail.js";
-import { type ManifestFile, readManifest, removeManifest, unchangedSince, writeManifest } from "./manifest.js";
+import { type ManifestFile, removeManifest, writeManifest } from "./manifest.js";
 import { TABLE_NAMES, type TableName } from "./tables.js";
-
-export interface IndexOptions {
-  withText?: boolean;
-  /** After each file: how many are done of how many. */
-  progress?: (done: number, total: number) => void;
-}
-
-/** What one `index` run did, file by file. */
-export interface IndexSummary {
-  db: string;
-  files: number;
-  indexed: number;
-  appended: number;
-  unchanged: number;
-  unreadable: number;
-  /** Files indexed before and indexed whole again, with why (a rewrite, an append that was not one). */
-  reindexed: { file: string; reason: string }[];
-}
 
 const BATCH_FILES = 250;
 /** Batches shrink as the run nears its end: the last one is inserted after the workers stop, with nothing beside it. */
@@ -37,12 +20,16 @@ const LAST_BATCH_FILES = 25;
  * pool. Bad files land in `diagnostics`; nothing stops the run. When no file changed since the last run, the
  * manifest beside the database says so and DuckDB is not loaded; a new database is opened while the workers fold.
  */
-export async function runIndex(dbPath: string, items: readonly FileItem[], options: IndexOptions = {}) {
-  const manifest = readManifest(dbPath);
-  if (manifest !== null && unchangedSince(manifest, items)) {
-    for (let done = 1; done <= items.length; done++) options.progress?.(done, items.length);
-    return { ...newSummary(dbPath, items), unchanged: items.length };
-  }
+export async function runIndex(
+  dbPath: string,
+  items: readonly FileItem[],
+  options: IndexOptions = {},
+): Promise<IndexSummary> {
+  return unchangedRun(dbPath, items, options) ?? indexChanged(dbPath, items, options);
+}
+
+/** `runIndex` once `unchangedRun` said something changed. */
+export async function indexChanged(dbPath: string, items: readonly FileItem[], options: IndexOptions = {}) {
   removeManifest(dbPath);
   const folder = statSync(dirname(dbPath), { throwIfNoEntry: false });
   const fresh = !existsSync(dbPath) && folder?.isDirectory() === true;
@@ -89,10 +76,6 @@ export async function indexInto(
     await open?.run("ROLLBACK");
     throw error;
   }
-}
-
-function newSummary(dbPath: string, items: readonly FileItem[]): IndexSummary {
-  return { db: dbPath, files: items.length, indexed: 0, appended: 0, unchanged: 0, unreadable: 0, reindexed: [] };
 }
 
 async function indexChanges(

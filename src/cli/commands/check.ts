@@ -9,7 +9,7 @@ import { RequestViews } from "../../view/request-views.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
-import { loadUsable } from "../inputs.js";
+import { loadUsable } from "../load-input.js";
 
 export interface CheckWarning {
   code: "W_OTHER_KIT_VERSION" | "W_REQUEST_NOT_IN_FILE";

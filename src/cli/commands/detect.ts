@@ -13,7 +13,8 @@ import { describeToolLoop } from "../../kit/host-messages.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
-import { loadUsable, resolveEntryId, singleFile } from "../inputs.js";
+import { singleFile } from "../inputs.js";
+import { loadUsable, resolveEntryId } from "../load-input.js";
 
 export interface DetectReport {
   file: string;

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { IndexSummary } from "../../fleet/index-run.js";
+import { type IndexSummary, unchangedRun } from "../../fleet/index-summary.js";
 import { plural } from "../../text.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 import { expandInputs } from "../inputs.js";
@@ -34,13 +34,14 @@ export const indexCommand: Command = {
     const db = values.db as string | undefined;
     if (!db) throw new UsageError("--db FILE.duckdb is required");
     const items = expandInputs(positionals, cwd);
-    const { runIndex } = await import("../../fleet/index-run.js");
     const bar = progressBar("index");
     try {
-      const summary = await runIndex(resolve(cwd, db), items, {
-        withText: values["with-text"] === true,
-        progress: bar.update,
-      });
+      const path = resolve(cwd, db);
+      const options = { withText: values["with-text"] === true, progress: bar.update };
+      // The indexer and DuckDB are loaded only when a file changed.
+      const summary =
+        unchangedRun(path, items, options) ??
+        (await (await import("../../fleet/index-run.js")).indexChanged(path, items, options));
       summary.db = db;
       return { exitCode: 0, json: summary, text: formatIndex(summary) };
     } finally {

@@ -5,7 +5,7 @@ import { capped, plural } from "../../text.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
-import { loadInput } from "../inputs.js";
+import { loadInput } from "../load-input.js";
 
 export interface InspectReport {
   file: string;

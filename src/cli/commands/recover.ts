@@ -10,7 +10,8 @@ import type { SessionEntry } from "../../log/entry-types.js";
 import { kitVersion } from "../../package-root.js";
 import { type Command, InputError, JSON_HELP, JSON_OPTION } from "../command.js";
 import { fileInUse } from "../file-in-use.js";
-import { loadInput, notASession, singleFile, writing } from "../inputs.js";
+import { singleFile, writing } from "../inputs.js";
+import { loadInput, notASession } from "../load-input.js";
 import { stallReason } from "./detect.js";
 
 /** What the run did: appended a marker, would append one (`--dry-run`), found the leaf already one, or no stall. */

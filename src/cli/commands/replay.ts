@@ -15,7 +15,8 @@ import { type FileFailure, isFailure, settle } from "../file-outcome.js";
 import { workersAvailable } from "../file-pool.js";
 import { FoldWorker } from "../fold-worker.js";
 import { runOverFiles } from "../folder-run.js";
-import { expandInputs, loadUsable, resolveEntryId } from "../inputs.js";
+import { expandInputs } from "../inputs.js";
+import { loadUsable, resolveEntryId } from "../load-input.js";
 
 /** One file's replay of every branch (or of one leaf); what a file-pool worker runs for a folder. */
 export function replayFile(path: string, shown: string, leaf?: string): ReplayReport | FileFailure {

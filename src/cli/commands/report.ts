@@ -16,7 +16,8 @@ import {
   UsageError,
 } from "../command.js";
 import { type FileFailure, failureLine, isFailure, settleAsync } from "../file-outcome.js";
-import { expandInputs, loadInput, notASession, writing, writingAsync } from "../inputs.js";
+import { expandInputs, writing, writingAsync } from "../inputs.js";
+import { loadInput, notASession } from "../load-input.js";
 
 export interface ReportPage {
   file: string;
