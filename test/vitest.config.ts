@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One test file per core. Vitest's default (cores − 1) runs a 2-core CI machine's files one at a time, while most
+    // of the suite waits on the Pi processes, browsers and worker threads it starts.
+    maxWorkers: "100%",
   },
 });

@@ -1,19 +1,40 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { benchCommand } from "../../bench/command.js";
-import { formatBench } from "../../bench/format.js";
-import { setSourceHooks } from "../../src/cli/file-pool.js";
-import { runCommand } from "../../src/cli/run.js";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import type { BenchPlan } from "../../bench/fixtures.js";
+
+// The built harness, as `npm run bench` runs it: its measured child processes start from plain JavaScript.
+const DIST = "../../dist";
+const { benchCommand }: typeof import("../../bench/command.js") = await import(`${DIST}/bench/command.js`);
+const { formatBench }: typeof import("../../bench/format.js") = await import(`${DIST}/bench/format.js`);
+const { runCommand }: typeof import("../../src/cli/run.js") = await import(`${DIST}/src/cli/run.js`);
 
 const bench = (args: string[]) => runCommand(benchCommand, args, { cwd: scratch });
 
 // Only the document's shape is asserted: wall-clock times depend on the machine and are never tested.
+// `--quick` runs here on the smallest inputs that still give every row (two sizes, a 25-leaf tree, a folder with
+// repeats, a tree of over 100 files), once each: the quick and full sizes are for `npm run bench`.
+vi.mock("../../dist/bench/fixtures.js", async (original) => ({
+  ...(await original<typeof import("../../bench/fixtures.js")>()),
+  QUICK_PLAN: {
+    quick: true,
+    sizes: [200, 400],
+    tree: { entries: 200, leaves: 25 },
+    loadReps: () => 1,
+    replayReps: 1,
+    requests: 20,
+    requestBudgetMs: 1_000,
+    cloneReps: () => 1,
+    commandReps: 1,
+    realReps: 1,
+    folder: { files: 6, distinct: 3, reps: 1 },
+    treeFiles: 120,
+    toolReps: 1,
+  } satisfies BenchPlan,
+}));
 const scratch = mkdtempSync(join(tmpdir(), "ck-bench-"));
-beforeAll(() => setSourceHooks(new URL("./ts-hooks.mjs", import.meta.url).href));
 afterAll(() => {
-  setSourceHooks(null);
   rmSync(scratch, { recursive: true, force: true });
 });
 
