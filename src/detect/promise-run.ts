@@ -116,7 +116,6 @@ function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): Prom
       run.texts.some((text, i) =>
         similar(text, reply.text, i === run.texts.length - 1 ? { earlier: run.texts.slice(0, i) } : null),
       );
-    // Literals, not spreads: every run then has one hidden class, which V8 keeps (see `reducers/tool-loop.ts`).
     return {
       recent: run.recent,
       promiseEntryIds: joins ? [...run.promiseEntryIds, reply.entryId] : run.promiseEntryIds,
