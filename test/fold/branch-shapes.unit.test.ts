@@ -11,8 +11,41 @@ import { randomSession } from "../synth/random-tree.js";
 const scratch = mkdtempSync(join(tmpdir(), "ck-branch-shapes-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** What the tree built from the same file says of every leaf. */
+/**
+ * The reference, by definition and without the tree's shape code: the entries no other entry names as its parent
+ * (file order), each path's length, and the deepest entry of a leaf's path on the active leaf's path.
+ */
 function fromTree(file: string) {
+  const { tree } = loadSession(file);
+  const active = tree.activeLeafId;
+  const ids = [...tree.byId.keys()];
+  const parents = new Set(ids.map((id) => tree.parentOf(id)));
+  const onActive = new Set(active === null ? [] : tree.pathTo(active).map((e) => e.id));
+  return {
+    activeLeafId: active,
+    branches: ids
+      .filter((id) => !parents.has(id))
+      .map((leafId) => {
+        const path = tree.pathTo(leafId);
+        const shared = path.filter((e) => onActive.has(e.id));
+        return {
+          leafId,
+          depth: path.length - 1,
+          forkFromId: leafId === active || active === null ? null : (shared[shared.length - 1]?.id ?? null),
+        };
+      }),
+  };
+}
+
+function fromLinks(file: string) {
+  const fold = new ReadingFold(file);
+  loadSession(file, fold.readOptions());
+  expect(fold.matchesItself()).toBe(true);
+  return branchShapesOfLinks(fold.parentLinks());
+}
+
+/** What the loaded tree itself answers (the shape code the offline commands use). */
+function fromSessionTree(file: string) {
   const { tree } = loadSession(file);
   const active = tree.activeLeafId;
   return {
@@ -25,18 +58,12 @@ function fromTree(file: string) {
   };
 }
 
-function fromLinks(file: string) {
-  const fold = new ReadingFold(file);
-  loadSession(file, fold.readOptions());
-  expect(fold.matchesItself()).toBe(true);
-  return branchShapesOfLinks(fold.parentLinks());
-}
-
-describe("the branches found from a reading fold's parent links equal the tree's", () => {
+describe("the branches found from a reading fold's parent links, and by the loaded tree, equal their definition", () => {
   it.each(Array.from({ length: 30 }, (_, i) => 4100 + i))("random session, seed %i", (seed) => {
     const file = join(scratch, `random-${seed}.jsonl`);
     writeFileSync(file, randomSession(seed, seed % 5 === 0 ? 800 : 120).toJsonl());
     expect(fromLinks(file)).toEqual(fromTree(file));
+    expect(fromSessionTree(file)).toEqual(fromTree(file));
   });
 
   it.each(Array.from({ length: 20 }, (_, i) => 4200 + i))("random links with roots and orphans, seed %i", (seed) => {
