@@ -47,33 +47,21 @@ export function formatBench(doc: BenchDocument): string {
   const loadRows = [["file", "entries", "size", "kit", "host", "ratio", "target", "host parse", "kit/parse", "reps"]];
   const synthetic = doc.load.filter((r) => r.source === "synthetic");
   const real = doc.load.filter((r) => r.source === "real");
-  for (const r of synthetic) {
-    loadRows.push([
-      `synthetic ${r.name}`,
-      String(r.entries),
-      formatBytes(r.bytes),
-      formatMs(r.kitMs),
-      formatMs(r.hostMs),
-      fmtRatio(r.ratio),
-      verdict(doc, `load.${r.name}`),
-      formatMs(r.hostParseMs),
-      fmtRatio(r.parseRatio),
-      String(r.reps),
-    ]);
-  }
+  const loadRow = (label: string, r: (typeof doc.load)[number]) => [
+    label,
+    String(r.entries),
+    formatBytes(r.bytes),
+    formatMs(r.kitMs),
+    formatMs(r.hostMs),
+    fmtRatio(r.ratio),
+    verdict(doc, `load.${r.name}`),
+    formatMs(r.hostParseMs),
+    fmtRatio(r.parseRatio),
+    String(r.reps),
+  ];
+  for (const r of synthetic) loadRows.push(loadRow(`synthetic ${r.name}`, r));
   for (const r of real) {
-    loadRows.push([
-      `real ${r.name.length > 44 ? `${r.name.slice(0, 20)}…${r.name.slice(-23)}` : r.name}`,
-      String(r.entries),
-      formatBytes(r.bytes),
-      formatMs(r.kitMs),
-      formatMs(r.hostMs),
-      fmtRatio(r.ratio),
-      verdict(doc, `load.${r.name}`),
-      formatMs(r.hostParseMs),
-      fmtRatio(r.parseRatio),
-      String(r.reps),
-    ]);
+    loadRows.push(loadRow(`real ${r.name.length > 44 ? `${r.name.slice(0, 20)}…${r.name.slice(-23)}` : r.name}`, r));
   }
   if (real.length > 0) {
     const kit = real.reduce((s, r) => s + r.kitMs, 0);

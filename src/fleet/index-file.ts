@@ -134,20 +134,22 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   }
   for (const d of diagnostics) rows.diagnostics.push(diagnosticRow(shown, d));
   const header = data.subarray(0, data.indexOf(0x0a)).toString("utf8");
+  /** The file's memo row: what a later run needs to index only an appended tail. */
+  const memo = (facts: object, states: Record<string, KitState>, links: Record<string, LinkTuple>) => [
+    shown,
+    path,
+    read.size,
+    read.mtimeMs,
+    log.lines,
+    header,
+    JSON.stringify(facts),
+    packMemo(states),
+    packMemo(links),
+  ];
   if (log.unusable || log.header === null) {
     const session = sessionRow(shown, log.header, null, 0, "unreadable", sha256Of(data), data.length, read.size);
     rows.sessions.push(session);
-    rows._memo.push([
-      shown,
-      path,
-      read.size,
-      read.mtimeMs,
-      log.lines,
-      header,
-      JSON.stringify(session),
-      packMemo({}),
-      packMemo({}),
-    ]);
+    rows._memo.push(memo(session, {}, {}));
     return { file: shown, path, how: "unreadable", rows };
   }
   let tree = session.tree;
@@ -181,17 +183,7 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), shape.messages);
   const links: Record<string, LinkTuple> = {};
   for (const id of tree.byId.keys()) links[id] = [tree.parentOf(id), shape.depth(id), shape.messages(id)];
-  rows._memo.push([
-    shown,
-    path,
-    read.size,
-    read.mtimeMs,
-    log.lines,
-    header,
-    JSON.stringify(sessionFacts),
-    packMemo(leafStates),
-    packMemo(links),
-  ]);
+  rows._memo.push(memo(sessionFacts, leafStates, links));
   return { file: shown, path, how: "indexed", rows };
 }
 

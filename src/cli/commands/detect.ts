@@ -97,16 +97,7 @@ export const detectCommand: Command = {
     const { tree } = exact ? read : loadUsable(path, shown);
     const given = values.leaf as string | undefined;
     const leaf = given === undefined ? tree.activeLeafId : resolveEntryId(tree, given, shown);
-    const state = exact ? fold.stateAt(leaf) : foldTree(tree).stateAt(leaf);
-    const report: DetectReport = {
-      file: shown,
-      leafId: leaf,
-      stalled: isStalled(state.recovery),
-      promiseEntryIds: [...state.recovery.run.promiseEntryIds],
-      requestId: state.request.currentRequestId,
-      reason: stallReason(state),
-      toolLoop: toolLoopReport(state.toolLoop),
-    };
+    const report = reportAt(shown, leaf, exact ? fold.stateAt(leaf) : foldTree(tree).stateAt(leaf));
     if (values.explain && leaf !== null) report.explain = explainPath(runEventsOf(tree.pathTo(leaf))).steps;
     const text = `${shown} leaf ${leaf ?? "-"}: ${report.stalled ? "STALLED" : "not stalled"} (${report.reason})${
       report.promiseEntryIds.length ? `\n  promise entries: ${report.promiseEntryIds.join(", ")}` : ""
@@ -134,17 +125,21 @@ export function detectFile(path: string, shown: string): DetectReport | FileFail
     const exact = fold.matches(read.tree);
     const { tree } = exact ? read : loadUsable(path, shown);
     const leaf = tree.activeLeafId;
-    const state = exact ? fold.stateAt(leaf) : foldTree(tree).stateAt(leaf);
-    return {
-      file: shown,
-      leafId: leaf,
-      stalled: isStalled(state.recovery),
-      promiseEntryIds: [...state.recovery.run.promiseEntryIds],
-      requestId: state.request.currentRequestId,
-      reason: stallReason(state),
-      toolLoop: toolLoopReport(state.toolLoop),
-    };
+    return reportAt(shown, leaf, exact ? fold.stateAt(leaf) : foldTree(tree).stateAt(leaf));
   });
+}
+
+/** What `detect` says of the state at a leaf. */
+function reportAt(file: string, leafId: string | null, state: KitState): DetectReport {
+  return {
+    file,
+    leafId,
+    stalled: isStalled(state.recovery),
+    promiseEntryIds: [...state.recovery.run.promiseEntryIds],
+    requestId: state.request.currentRequestId,
+    reason: stallReason(state),
+    toolLoop: toolLoopReport(state.toolLoop),
+  };
 }
 
 /** One line for one file of a folder run. */
