@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 
 /**
- * Unit test files share their worker's process: each must leave the environment and the working directory as it found
+ * Test files that share their worker's process: each must leave the environment and the working directory as it found
  * them, or the next file in that worker would run in a different world. Runs around every such file.
  */
 let env: Record<string, string | undefined> = {};
@@ -18,8 +18,8 @@ afterAll(() => {
   );
   if (changed.length > 0) {
     throw new Error(
-      `this unit test file left process.env changed (${changed.join(", ")}); restore it or mark it isolated`,
+      `this test file left process.env changed (${changed.join(", ")}) for the next file in its worker: restore it`,
     );
   }
-  if (process.cwd() !== cwd) throw new Error(`this unit test file left the working directory at ${process.cwd()}`);
+  if (process.cwd() !== cwd) throw new Error(`this test file left the working directory at ${process.cwd()}`);
 });
