@@ -165,8 +165,9 @@ export async function mapFiles<T>(
       worker.on("exit", (code) => {
         if (!settled) stop(new Error(`context-kit: a file-pool worker exited with code ${code}`));
       });
-      feed(worker);
     }
+    // Two jobs queued per worker: each has its next file while the main thread takes in its last result.
+    for (let round = 0; round < 2; round++) for (const worker of workers) feed(worker);
   });
 }
 

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../cli/command.js";
-import { insertFromNdjsonSql } from "./table-json.js";
+import { insertFromCsvSql } from "./table-csv.js";
 import {
   type Cell,
   type ColumnType,
@@ -72,9 +72,9 @@ export class FleetDb {
     await this.connection.run(sql, values);
   }
 
-  /** Inserts a table's rows from a newline-delimited JSON file (`rowsToNdjson`), parsed by DuckDB's own threads. */
-  async load(name: TableName, ndjsonPath: string): Promise<void> {
-    await this.run(insertFromNdjsonSql(TABLES[name] as TableSpec, ndjsonPath));
+  /** Inserts a table's rows from a CSV file (`rowsToCsv`), parsed by DuckDB's own threads. */
+  async load(name: TableName, csvPath: string): Promise<void> {
+    await this.run(insertFromCsvSql(TABLES[name] as TableSpec, csvPath));
   }
 
   /** Appends every table's rows (one appender per table): for a few rows, where a file would cost more. */
@@ -95,7 +95,7 @@ export class FleetDb {
   }
 
   private appendCell(appender: DuckDBAppender, type: ColumnType, cell: Cell): void {
-    if (cell === null) {
+    if (cell === null || ((type === "INTEGER" || type === "BIGINT") && !Number.isFinite(Number(cell)))) {
       appender.appendNull();
       return;
     }
@@ -133,6 +133,12 @@ export class FleetDb {
   async forget(file: string, tables: readonly TableName[] = TABLE_NAMES): Promise<void> {
     const literal = `'${file.replaceAll("'", "''")}'`;
     await this.run(tables.map((name) => `DELETE FROM ${name} WHERE file = ${literal}`).join(";\n"));
+  }
+
+  /** Closes the database and leaves this session's changes in the write-ahead log, which DuckDB reads back on open. */
+  async closeWithoutCheckpoint(): Promise<void> {
+    await this.run("PRAGMA disable_checkpoint_on_shutdown");
+    this.close();
   }
 
   close(): void {

@@ -14,7 +14,7 @@ import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
-import { rowsToNdjson } from "./table-json.js";
+import { rowsToCsv } from "./table-csv.js";
 import { emptyRows, type Row, TABLE_NAMES, TABLES, type TableName, type TableRows, type TableSpec } from "./tables.js";
 
 /** One file's rows for every table, and how it was indexed. */
@@ -70,7 +70,7 @@ export function unpackMemo<T>(bytes: Uint8Array): T {
 /** This module, for the file-pool workers. */
 export const INDEX_FILE_MODULE = import.meta.url;
 
-/** A file's index with each table's rows as newline-delimited JSON (what a pool worker posts back). */
+/** A file's index with each table's rows as CSV (what a pool worker posts back). */
 export interface FileIndexJson {
   file: string;
   how: FileIndex["how"];
@@ -82,7 +82,7 @@ export function indexJson(path: string, shown: string, withText: boolean): FileI
   const tables: FileIndexJson["tables"] = {};
   for (const name of TABLE_NAMES) {
     const rows = index.rows[name];
-    if (rows.length > 0) tables[name] = rowsToNdjson(TABLES[name] as TableSpec, rows);
+    if (rows.length > 0) tables[name] = rowsToCsv(TABLES[name] as TableSpec, rows);
   }
   return { file: index.file, how: index.how, tables };
 }

@@ -1,13 +1,14 @@
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
-import { FleetDb } from "./db.js";
+import type { FleetDb } from "./db.js";
 import { type FileIndexJson, INDEX_FILE_MODULE, indexJson, type LinkTuple, unpackMemo } from "./index-file.js";
+import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
 import { type FileMemo, indexTail, NotAnAppend } from "./index-tail.js";
-import { type ManifestFile, removeManifest, writeManifest } from "./manifest.js";
+import { type ManifestFile, writeManifest } from "./manifest.js";
 import { TABLE_NAMES, type TableName } from "./tables.js";
 
 const BATCH_FILES = 250;
@@ -28,23 +29,28 @@ export async function runIndex(
   return unchangedRun(dbPath, items, options) ?? indexChanged(dbPath, items, options);
 }
 
-/** `runIndex` once `unchangedRun` said something changed. */
-export async function indexChanged(dbPath: string, items: readonly FileItem[], options: IndexOptions = {}) {
-  removeManifest(dbPath);
-  const folder = statSync(dirname(dbPath), { throwIfNoEntry: false });
-  const fresh = !existsSync(dbPath) && folder?.isDirectory() === true;
+/** `runIndex` once `unchangedRun` said something changed; `opened` when the caller started opening the database. */
+export async function indexChanged(
+  dbPath: string,
+  items: readonly FileItem[],
+  options: IndexOptions = {},
+  opened: OpeningIndex = openForIndex(dbPath),
+) {
+  const { fresh } = opened;
   let db: FleetDb | null = null;
-  // One DuckDB thread: the workers keep both cores busy, and a second thread only costs switching between them.
-  const opening = FleetDb.open(dbPath, false, 1).then((opened) => {
-    db = opened;
-    return opened;
+  const opening = opened.opening.then((open) => {
+    db = open;
+    return open;
   });
   try {
     const summary = await indexInto(fresh ? opening : await opening, dbPath, items, { ...options, fresh });
     const open = (await opening) as FleetDb;
     const files = await manifestFiles(open);
     db = null;
-    open.close();
+    // Appended tails stay in DuckDB's write-ahead log, which it folds in once the log grows past its threshold: a
+    // checkpoint on every small run would cost more than the tail itself.
+    if (summary.indexed + summary.unreadable > 0) open.close();
+    else await open.closeWithoutCheckpoint();
     writeManifest(dbPath, files);
     return summary;
   } finally {
@@ -142,7 +148,7 @@ async function indexChanges(
 }
 
 /**
- * Folds `items` on the worker pool; their rows go to one NDJSON file per table in `spool`, and after each batch of
+ * Folds `items` on the worker pool; their rows go to one CSV file per table in `spool`, and after each batch of
  * files DuckDB inserts them while the workers go on folding.
  */
 async function indexWholeFiles(
@@ -163,7 +169,7 @@ async function indexWholeFiles(
       if (text === undefined) continue;
       let fd = open.get(name);
       if (fd === undefined) {
-        fd = openSync(join(spool, `${batches}-${name}.ndjson`), "w");
+        fd = openSync(join(spool, `${batches}-${name}.csv`), "w");
         open.set(name, fd);
       }
       writeSync(fd, text);
@@ -173,7 +179,7 @@ async function indexWholeFiles(
     const files: [TableName, string][] = [];
     for (const [name, fd] of open) {
       closeSync(fd);
-      files.push([name, join(spool, `${batches}-${name}.ndjson`)]);
+      files.push([name, join(spool, `${batches}-${name}.csv`)]);
     }
     open = new Map();
     inBatch = 0;

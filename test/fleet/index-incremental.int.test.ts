@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import {
   appendFileSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -86,12 +87,16 @@ describe("index, run again: unchanged, appended, rewritten, torn, bad", () => {
     const db = join(dir, "fleet.duckdb");
     copyFileSync(SAMPLE, join(dir, "s.jsonl"));
     expect(await index(dir, db, "s.jsonl")).toMatchObject({ indexed: 1, appended: 0, unchanged: 0 });
+    // A whole index is checkpointed into the database file.
+    expect(existsSync(`${db}.wal`)).toBe(false);
     expect(await index(dir, db, "s.jsonl")).toMatchObject({ indexed: 0, appended: 0, unchanged: 1 });
 
     // The call is in one run, its result in the next: the row is completed, not duplicated.
     const lines = turn(lastId(join(dir, "s.jsonl")), 1);
     appendFileSync(join(dir, "s.jsonl"), lines.slice(0, 2).join(""));
     expect(await index(dir, db, "s.jsonl")).toMatchObject({ indexed: 0, appended: 1, reindexed: [] });
+    // A tail stays in DuckDB's write-ahead log; every later reader (and the next run) reads it back.
+    expect(existsSync(`${db}.wal`)).toBe(true);
     appendFileSync(join(dir, "s.jsonl"), lines[2] as string);
     expect(await index(dir, db, "s.jsonl")).toMatchObject({ appended: 1 });
     const [calls] = await queryDb(db, ["SELECT * FROM tool_calls WHERE call_id = 'call1'"]);

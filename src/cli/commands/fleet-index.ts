@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
-import { type IndexSummary, unchangedRun } from "../../fleet/index-summary.js";
+import { type IndexOptions, type IndexSummary, unchangedRun } from "../../fleet/index-summary.js";
 import { plural } from "../../text.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
+import type { FileItem } from "../file-pool.js";
 import { expandInputs } from "../inputs.js";
 import { progressBar } from "../progress-bar.js";
 
@@ -11,6 +12,11 @@ export function formatIndex(s: IndexSummary): string {
   ];
   for (const r of s.reindexed) lines.push(`  ${r.file}: indexed whole again: ${r.reason}`);
   return lines.join("\n");
+}
+
+async function indexChanged(path: string, items: FileItem[], options: IndexOptions): Promise<IndexSummary> {
+  const opened = (await import("../../fleet/index-open.js")).openForIndex(path);
+  return (await import("../../fleet/index-run.js")).indexChanged(path, items, options, opened);
 }
 
 export const indexCommand: Command = {
@@ -38,10 +44,8 @@ export const indexCommand: Command = {
     try {
       const path = resolve(cwd, db);
       const options = { withText: values["with-text"] === true, progress: bar.update };
-      // The indexer and DuckDB are loaded only when a file changed.
-      const summary =
-        unchangedRun(path, items, options) ??
-        (await (await import("../../fleet/index-run.js")).indexChanged(path, items, options));
+      // The indexer and DuckDB are loaded only when a file changed; the database opens while the indexer loads.
+      const summary = unchangedRun(path, items, options) ?? (await indexChanged(path, items, options));
       summary.db = db;
       return { exitCode: 0, json: summary, text: formatIndex(summary) };
     } finally {

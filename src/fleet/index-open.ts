@@ -1,0 +1,25 @@
+import { existsSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { FleetDb } from "./db.js";
+import { removeManifest } from "./manifest.js";
+
+/** A database being opened for an index run, and whether it is new (nothing indexed yet). */
+export interface OpeningIndex {
+  fresh: boolean;
+  opening: Promise<FleetDb>;
+}
+
+/**
+ * Starts opening the database of an index run that has something to do: its manifest goes (written again after the
+ * commit) and DuckDB opens on its own thread while the caller loads the indexer. One DuckDB thread: the fold workers
+ * keep both cores busy, and a second thread only costs switching between them.
+ */
+export function openForIndex(dbPath: string): OpeningIndex {
+  removeManifest(dbPath);
+  const folder = statSync(dirname(dbPath), { throwIfNoEntry: false });
+  const fresh = !existsSync(dbPath) && folder?.isDirectory() === true;
+  const opening = FleetDb.open(dbPath, false, 1);
+  // Awaited by the run; a failure to open must not surface as unhandled before then.
+  opening.catch(() => {});
+  return { fresh, opening };
+}

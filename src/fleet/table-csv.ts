@@ -1,0 +1,67 @@
+import type { ColumnType, Row, TableSpec } from "./tables.js";
+
+/**
+ * A table's rows as CSV: a worker writes them as text (cheap to post), and DuckDB's CSV reader parses them on its
+ * own threads instead of one native call per cell (and about twice as fast as it reads the same rows as JSON). An
+ * empty unquoted field is NULL; text is always quoted. The cells are those the appender takes (`FleetDb.append`), and
+ * land the same.
+ */
+export function rowsToCsv(spec: TableSpec, rows: readonly Row[]): string {
+  const types = spec.columns.map(([, type]) => type);
+  let out = "";
+  for (const row of rows) {
+    let line = cellCsv(types[0] as ColumnType, row[0] ?? null);
+    for (let i = 1; i < types.length; i++) line += `,${cellCsv(types[i] as ColumnType, row[i] ?? null)}`;
+    out += `${line}\n`;
+  }
+  return out;
+}
+
+function quoted(value: string): string {
+  // A lone surrogate becomes U+FFFD, as it does on its way through the appender.
+  const s = value as string & { isWellFormed(): boolean; toWellFormed(): string };
+  const text = s.isWellFormed() ? value : s.toWellFormed();
+  return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
+}
+
+function cellCsv(type: ColumnType, cell: Row[number]): string {
+  if (cell === null) return "";
+  switch (type) {
+    case "VARCHAR":
+      return quoted(String(cell));
+    case "INTEGER":
+    case "BIGINT": {
+      const n = Number(cell);
+      return Number.isFinite(n) ? String(n) : "";
+    }
+    case "BOOLEAN":
+      return cell === true ? "true" : "false";
+    case "TIMESTAMP":
+      return Number.isNaN(Date.parse(String(cell))) ? "" : quoted(String(cell));
+    case "VARCHAR[]":
+      return quoted(JSON.stringify((cell as unknown[]).map(String)));
+    case "BLOB":
+      return `"${Buffer.from(cell as Uint8Array).toString("base64")}"`;
+    default:
+      throw new Error(`unknown column type ${type satisfies never}`);
+  }
+}
+
+/** How each column is read from the CSV, and turned into its table's type. */
+const READ: Record<ColumnType, [read: string, select: (c: string) => string]> = {
+  VARCHAR: ["VARCHAR", (c) => c],
+  INTEGER: ["DOUBLE", (c) => `CAST(${c} AS INTEGER)`],
+  BIGINT: ["DOUBLE", (c) => `CAST(${c} AS BIGINT)`],
+  BOOLEAN: ["BOOLEAN", (c) => c],
+  TIMESTAMP: ["VARCHAR", (c) => `TRY_CAST(${c} AS TIMESTAMP)`],
+  "VARCHAR[]": ["VARCHAR", (c) => `from_json(${c}, '["VARCHAR"]')`],
+  BLOB: ["VARCHAR", (c) => `from_base64(${c})`],
+};
+
+/** `INSERT` of a `rowsToCsv` file into its table. */
+export function insertFromCsvSql(spec: TableSpec, path: string): string {
+  const columns = spec.columns.map(([, type], i) => `c${i}: '${READ[type][0]}'`).join(", ");
+  const select = spec.columns.map(([, type], i) => READ[type][1](`c${i}`)).join(", ");
+  const file = path.replaceAll("'", "''");
+  return `INSERT INTO ${spec.name} SELECT ${select} FROM read_csv('${file}', columns = {${columns}}, header = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, auto_detect = false, max_line_size = 1073741824)`;
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FleetDb } from "../../src/fleet/db.js";
+import { rowsToCsv } from "../../src/fleet/table-csv.js";
+import {
+  type Cell,
+  type ColumnType,
+  emptyRows,
+  TABLE_NAMES,
+  TABLES,
+  type TableRows,
+  type TableSpec,
+} from "../../src/fleet/tables.js";
+import { queryDb } from "./fleet-db.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ck-table-csv-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Cells that trip a CSV writer or reader, by column type; every row gets one of each column's. */
+const HARD: Record<ColumnType, Cell[]> = {
+  VARCHAR: [
+    null,
+    "",
+    "plain",
+    'say "hi", then leave',
+    "two\nlines\r\nand a CR\r",
+    "a,b,,c",
+    '""',
+    "NULL",
+    "  spaced  ",
+    "back\\slash \\n not a newline",
+    "中文 · émoji 🧪 · Ω",
+    "lone \ud800 surrogate",
+    "tab\there",
+  ],
+  INTEGER: [null, 0, -7, 2147483647, Number.NaN],
+  BIGINT: [null, 0, 9007199254740991, -1, Number.POSITIVE_INFINITY],
+  BOOLEAN: [null, true, false],
+  TIMESTAMP: [null, "2026-01-12T09:30:10.000Z", "not a time", "2025-12-31T23:59:59Z"],
+  "VARCHAR[]": [[], ["a"], ['q"uote', "com,ma", "", "new\nline", "[", "]"], ["中文", "\\"]],
+  BLOB: [new Uint8Array([]), new Uint8Array([0, 1, 2, 255, 10, 13, 34, 44]), Buffer.from("text\n")],
+};
+
+function hardRows(spec: TableSpec): Cell[][] {
+  const longest = Math.max(...spec.columns.map(([, type]) => HARD[type].length));
+  return Array.from({ length: longest }, (_, r) =>
+    spec.columns.map(([, type], i) => {
+      const cells = HARD[type];
+      return cells[(r + i) % cells.length] as Cell;
+    }),
+  );
+}
+
+describe("rows through CSV", () => {
+  it("land in every table exactly as the appender lands them, for every kind of hard cell", async () => {
+    const rows = emptyRows() as TableRows;
+    for (const name of TABLE_NAMES) rows[name].push(...hardRows(TABLES[name] as TableSpec));
+    const viaAppender = join(scratch, "appender.duckdb");
+    const viaCsv = join(scratch, "csv.duckdb");
+    const a = await FleetDb.open(viaAppender);
+    await a.append(rows);
+    a.close();
+    const b = await FleetDb.open(viaCsv);
+    for (const name of TABLE_NAMES) {
+      const csv = join(scratch, `${name}.csv`);
+      writeFileSync(csv, rowsToCsv(TABLES[name] as TableSpec, rows[name]));
+      await b.load(name, csv);
+    }
+    b.close();
+    const dump = TABLE_NAMES.map((name) => `SELECT * FROM ${name} ORDER BY ALL`);
+    const [appended, loaded] = [await queryDb(viaAppender, dump), await queryDb(viaCsv, dump)];
+    expect(loaded).toEqual(appended);
+    for (const [i, name] of TABLE_NAMES.entries()) expect(loaded[i], name).toHaveLength(rows[name].length);
+    const [strings] = await queryDb(viaCsv, ["SELECT DISTINCT file FROM sessions WHERE file IS NOT NULL"]);
+    const files = (strings ?? []).map((r) => r.file);
+    expect(files).toEqual(expect.arrayContaining(["", "NULL", 'say "hi", then leave', "two\nlines\r\nand a CR\r"]));
+    expect(files).toContain("lone \ufffd surrogate");
+  });
+});
