@@ -196,8 +196,29 @@ async function serve(data: PoolWorkerData): Promise<void> {
         },
       };
     }
-    port.postMessage(reply);
+    port.postMessage(reply, reply.ok ? movable(reply.value) : []);
   });
+}
+
+/**
+ * The byte arrays of a result (its own, or one level down) that own their whole buffer: moved to the main thread
+ * instead of copied. A view into a shared or pooled buffer is copied, as the rest of the result is.
+ */
+function movable(value: unknown): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  const take = (v: unknown) => {
+    if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.byteOffset === 0) {
+      if (v.byteLength === v.buffer.byteLength && !out.includes(v.buffer)) out.push(v.buffer);
+    }
+  };
+  if (value === null || typeof value !== "object") return out;
+  for (const v of Object.values(value)) {
+    take(v);
+    if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+      for (const w of Object.values(v)) take(w);
+    }
+  }
+  return out;
 }
 
 // Not awaited: the task module imports this one, so this module must finish evaluating before the task can load.

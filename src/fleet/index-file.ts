@@ -70,31 +70,33 @@ export function unpackMemo<T>(bytes: Uint8Array): T {
 /** This module, for the file-pool workers. */
 export const INDEX_FILE_MODULE = import.meta.url;
 
-/** A file's index with each table's rows as CSV (what a pool worker posts back). */
-export interface FileIndexJson {
+/** A file's index with each table's rows as CSV bytes (what a pool worker posts back; the bytes move, not copied). */
+export interface FileIndexCsv {
   file: string;
   how: FileIndex["how"];
-  tables: Partial<Record<TableName, string>>;
+  tables: Partial<Record<TableName, Uint8Array>>;
 }
 
-export function indexJson(path: string, shown: string, withText: boolean): FileIndexJson {
+const utf8 = new TextEncoder();
+
+export function indexCsv(path: string, shown: string, withText: boolean): FileIndexCsv {
   const index = indexWhole(path, shown, withText);
-  const tables: FileIndexJson["tables"] = {};
+  const tables: FileIndexCsv["tables"] = {};
   for (const name of TABLE_NAMES) {
     const rows = index.rows[name];
-    if (rows.length > 0) tables[name] = rowsToCsv(TABLES[name] as TableSpec, rows);
+    if (rows.length > 0) tables[name] = utf8.encode(rowsToCsv(TABLES[name] as TableSpec, rows));
   }
   return { file: index.file, how: index.how, tables };
 }
 
 /** The whole-file index of one session file (what a file-pool worker runs). */
-export function indexFile(path: string, shown: string): FileIndexJson {
-  return indexJson(path, shown, false);
+export function indexFile(path: string, shown: string): FileIndexCsv {
+  return indexCsv(path, shown, false);
 }
 
 /** `indexFile` with message text kept. */
-export function indexFileWithText(path: string, shown: string): FileIndexJson {
-  return indexJson(path, shown, true);
+export function indexFileWithText(path: string, shown: string): FileIndexCsv {
+  return indexCsv(path, shown, true);
 }
 
 export function indexWhole(path: string, shown: string, withText: boolean): FileIndex {

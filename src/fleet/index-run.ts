@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import type { FleetDb } from "./db.js";
-import { type FileIndexJson, INDEX_FILE_MODULE, indexJson, type LinkTuple, unpackMemo } from "./index-file.js";
+import { type FileIndexCsv, INDEX_FILE_MODULE, indexCsv, type LinkTuple, unpackMemo } from "./index-file.js";
 import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
 import { type FileMemo, indexTail, NotAnAppend } from "./index-tail.js";
@@ -156,23 +156,23 @@ async function indexWholeFiles(
   items: readonly FileItem[],
   withText: boolean,
   spool: string,
-  onFile: (result: FileIndexJson) => void,
+  onFile: (result: FileIndexCsv) => void,
 ): Promise<void> {
   let open = new Map<TableName, number>();
   let inBatch = 0;
   let received = 0;
   let batches = 0;
   let writing: Promise<unknown> = ready;
-  const write = (result: FileIndexJson) => {
+  const write = (result: FileIndexCsv) => {
     for (const name of TABLE_NAMES) {
-      const text = result.tables[name];
-      if (text === undefined) continue;
+      const bytes = result.tables[name];
+      if (bytes === undefined) continue;
       let fd = open.get(name);
       if (fd === undefined) {
         fd = openSync(join(spool, `${batches}-${name}.csv`), "w");
         open.set(name, fd);
       }
-      writeSync(fd, text);
+      writeSync(fd, bytes);
     }
   };
   const flush = () => {
@@ -199,7 +199,7 @@ async function indexWholeFiles(
     {
       module: INDEX_FILE_MODULE,
       name: withText ? "indexFileWithText" : "indexFile",
-      fn: (path, shown) => indexJson(path, shown, withText),
+      fn: (path, shown) => indexCsv(path, shown, withText),
     },
     items,
     {

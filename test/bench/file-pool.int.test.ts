@@ -7,7 +7,7 @@ import { InputError } from "../../src/cli/command.js";
 import { mapFiles, setSourceHooks, workersAvailable } from "../../src/cli/file-pool.js";
 import { runCli } from "../../src/cli/run.js";
 import { writeLargeSession } from "../synth/large-session.js";
-import { whoRan } from "./fixtures/pool-task.js";
+import { bytesOf, whoRan } from "./fixtures/pool-task.js";
 
 const SAMPLES = join(import.meta.dirname, "../../evidence-samples");
 const scratch = mkdtempSync(join(tmpdir(), "ck-pool-"));
@@ -46,6 +46,16 @@ describe("file pool", () => {
     const threads = new Set(results.map((r) => r.threadId));
     expect(threads.has(threadId)).toBe(false);
     expect(threads.size).toBeLessThanOrEqual(Math.min(availableParallelism(), names.length));
+  });
+
+  it("moves a result's own byte arrays to the main thread and copies a view into a buffer the worker reuses", async () => {
+    const bytes = { module: task.module, name: "bytesOf", fn: bytesOf };
+    const names = Array.from({ length: 12 }, (_, i) => `file-${i}`);
+    const results = await mapFiles(bytes, items(names), { workers: 2 });
+    const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
+    expect(results.map((r) => text(r.own))).toEqual(names.map((n) => n.repeat(1000)));
+    // The view's buffer is the worker's to reuse: were it moved, the worker's later results would come back empty.
+    expect(results.map((r) => text(r.reused.view))).toEqual(names.map((n) => `reused:${n}`));
   });
 
   it("runs a single file in-process", async () => {
