@@ -1,16 +1,24 @@
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import type { FileItem } from "../cli/file-pool.js";
 
 /**
  * Beside the database, what it holds of each file (its stat when indexed, and the size and SHA-256 of the part
- * indexed), and the database file's own stat when that was written: a run over files none of which changed is
- * answered from here, one `stat` per file, without loading DuckDB. A manifest whose database stat is not the
- * database's now (written since, a write-ahead log pending, replaced) is ignored, and the run asks the database.
+ * indexed), and the stat of the database file and of its write-ahead log when that was written: a run over files none
+ * of which changed is answered from here, one `stat` per file, without loading DuckDB. A manifest whose stats are not
+ * the database's now (written since, replaced) is ignored, and the run asks the database.
  */
 export interface Manifest {
-  version: 1;
-  db: { size: number; mtimeMs: number; ino: number };
+  version: 2;
+  db: FileStat;
+  /** The write-ahead log beside the database, if any: a run that only appended tails leaves them there. */
+  wal: FileStat | null;
   files: Record<string, ManifestFile>;
+}
+
+interface FileStat {
+  size: number;
+  mtimeMs: number;
+  ino: number;
 }
 
 export type ManifestFile = [path: string, size: number, mtimeMs: number, indexedBytes: number, sha256: string];
@@ -21,8 +29,8 @@ export function manifestPath(dbPath: string): string {
 
 /** The manifest, when it describes the database as it is now; otherwise null (missing, corrupt, stale). */
 export function readManifest(dbPath: string): Manifest | null {
-  const db = statSync(dbPath, { throwIfNoEntry: false });
-  if (!db || existsSync(`${dbPath}.wal`)) return null;
+  const db = fileStat(dbPath);
+  if (db === null) return null;
   let manifest: unknown;
   try {
     manifest = JSON.parse(readFileSync(manifestPath(dbPath), "utf8"));
@@ -30,8 +38,17 @@ export function readManifest(dbPath: string): Manifest | null {
     return null;
   }
   if (!isManifest(manifest)) return null;
-  const m = manifest.db;
-  return m.size === db.size && m.mtimeMs === db.mtimeMs && m.ino === db.ino ? manifest : null;
+  return sameStat(manifest.db, db) && sameStat(manifest.wal, fileStat(`${dbPath}.wal`)) ? manifest : null;
+}
+
+function fileStat(path: string): FileStat | null {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat ? { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino } : null;
+}
+
+function sameStat(a: FileStat | null, b: FileStat | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }
 
 function isManifest(value: unknown): value is Manifest {
@@ -39,9 +56,10 @@ function isManifest(value: unknown): value is Manifest {
   return (
     typeof m === "object" &&
     m !== null &&
-    m.version === 1 &&
+    m.version === 2 &&
     typeof m.db === "object" &&
     m.db !== null &&
+    typeof m.wal === "object" &&
     typeof m.files === "object" &&
     m.files !== null &&
     Object.values(m.files).every((f) => Array.isArray(f) && f.length === 5)
@@ -61,8 +79,12 @@ export function unchangedSince(manifest: Manifest, items: readonly FileItem[]): 
 
 /** Writes the manifest for the database as it is now (closed, after its last commit). */
 export function writeManifest(dbPath: string, files: Record<string, ManifestFile>): void {
-  const db = statSync(dbPath);
-  const manifest: Manifest = { version: 1, db: { size: db.size, mtimeMs: db.mtimeMs, ino: db.ino }, files };
+  const manifest: Manifest = {
+    version: 2,
+    db: fileStat(dbPath) as FileStat,
+    wal: fileStat(`${dbPath}.wal`),
+    files,
+  };
   const path = manifestPath(dbPath);
   writeFileSync(`${path}.tmp`, JSON.stringify(manifest));
   renameSync(`${path}.tmp`, path);

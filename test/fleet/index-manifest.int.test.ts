@@ -70,6 +70,11 @@ describe("the stat manifest beside the database", () => {
     expect(open).toHaveBeenCalledTimes(1);
     expect(await queryDb(db, TABLE_DUMP)).toEqual(await freshDump(dir));
     expect(manifestFiles(db)[FILES[0] as string]?.[1]).toBe(readFileSync(appended).length);
+    // The tail stayed in the write-ahead log; the manifest knows it, so the next run still costs a stat per file.
+    expect(existsSync(`${db}.wal`)).toBe(true);
+    open.mockClear();
+    expect(await index(dir, db)).toMatchObject({ unchanged: 3 });
+    expect(open).not.toHaveBeenCalled();
 
     const rewritten = join(dir, FILES[1] as string);
     const text = readFileSync(rewritten, "utf8");
@@ -119,5 +124,22 @@ describe("the stat manifest beside the database", () => {
     expect(await queryDb(db, TABLE_DUMP)).toEqual(await freshDump(dir));
     expect(Object.keys(manifestFiles(db)).sort()).toEqual([...FILES].sort());
     expect(existsSync(`${manifestPath(db)}.tmp`)).toBe(false);
+  });
+
+  it("a write-ahead log written behind the manifest's back makes it stale too", async () => {
+    const { dir, db } = fleetFolder();
+    await index(dir, db);
+    const appended = join(dir, FILES[0] as string);
+    appendFileSync(appended, appendedLines(appended, 1));
+    expect(await index(dir, db)).toMatchObject({ appended: 1 });
+    const stale = readFileSync(manifestPath(db), "utf8");
+    const forgotten = FILES[1] as string;
+    const direct = await FleetDb.open(db);
+    await direct.forget(forgotten);
+    await direct.closeWithoutCheckpoint();
+    writeFileSync(manifestPath(db), stale);
+
+    expect(await index(dir, db)).toMatchObject({ indexed: 1, unchanged: 2 });
+    expect(await queryDb(db, TABLE_DUMP)).toEqual(await freshDump(dir));
   });
 });
