@@ -114,7 +114,11 @@ export function findLoop(
   if (missing >= t.unknownTool) return { kind: "repeated-failure", length: missing };
   const alternating = alternation(recent, compare);
   if (alternating >= 2 * t.pingPongCycles) return { kind: "ping-pong", length: alternating };
-  if (run >= (compare.waiting(last.result) ? t.pollRepeat : t.repeat)) return { kind: "repeat", length };
+  // Whether the call waits decides only between two run lengths: its result is read once the run reaches the shorter.
+  const atLeast = Math.min(t.pollRepeat, t.repeat);
+  if (run >= atLeast && run >= (compare.waiting(last.result) ? t.pollRepeat : t.repeat)) {
+    return { kind: "repeat", length };
+  }
   return null;
 }
 
