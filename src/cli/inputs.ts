@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { InputError, UsageError } from "./command.js";
 import type { FileItem } from "./file-pool.js";
 
@@ -78,20 +78,22 @@ export function expandInputs(paths: readonly string[], cwd: string): FileItem[] 
       files.push({ path, shown: given });
       continue;
     }
-    const found = jsonlBelow(path);
+    const found = jsonlBelow(path, "");
     if (found.length === 0) throw new InputError("E_NO_SESSIONS", `${given}: no session files (*.jsonl) below it`);
-    for (const file of found) files.push({ path: file, shown: join(given, relative(path, file)) });
+    for (const [file, below] of found) files.push({ path: file, shown: join(given, below) });
   }
   return files;
 }
 
-function jsonlBelow(dir: string): string[] {
-  const out: string[] = [];
+/** Every `.jsonl` below `dir`, by name at each level: its path, and its path below the folder first named. */
+function jsonlBelow(dir: string, below: string): [path: string, below: string][] {
+  const out: [string, string][] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...jsonlBelow(path));
+    const name = below === "" ? entry.name : `${below}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...jsonlBelow(path, name));
     // A link named *.jsonl is a session too; a dangling one is then reported as unreadable, not skipped.
-    else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".jsonl")) out.push(path);
+    else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".jsonl")) out.push([path, name]);
   }
   return out;
 }
