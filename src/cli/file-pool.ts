@@ -207,9 +207,8 @@ async function serve(data: PoolWorkerData): Promise<void> {
 function movable(value: unknown): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   const take = (v: unknown) => {
-    if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.byteOffset === 0) {
-      if (v.byteLength === v.buffer.byteLength && !out.includes(v.buffer)) out.push(v.buffer);
-    }
+    if (!ArrayBuffer.isView(v) || !(v.buffer instanceof ArrayBuffer) || out.includes(v.buffer)) return;
+    if (v.byteOffset === 0 && v.byteLength === v.buffer.byteLength) out.push(v.buffer);
   };
   if (value === null || typeof value !== "object") return out;
   for (const v of Object.values(value)) {

@@ -14,7 +14,7 @@ export function formatIndex(s: IndexSummary): string {
   return lines.join("\n");
 }
 
-async function indexChanged(path: string, items: FileItem[], options: IndexOptions): Promise<IndexSummary> {
+async function indexWithDatabase(path: string, items: FileItem[], options: IndexOptions): Promise<IndexSummary> {
   const opened = (await import("../../fleet/index-open.js")).openForIndex(path);
   return (await import("../../fleet/index-run.js")).indexChanged(path, items, options, opened);
 }
@@ -45,7 +45,7 @@ export const indexCommand: Command = {
       const path = resolve(cwd, db);
       const options = { withText: values["with-text"] === true, progress: bar.update };
       // The indexer and DuckDB are loaded only when a file changed; the database opens while the indexer loads.
-      const summary = unchangedRun(path, items, options) ?? (await indexChanged(path, items, options));
+      const summary = unchangedRun(path, items, options) ?? (await indexWithDatabase(path, items, options));
       summary.db = db;
       return { exitCode: 0, json: summary, text: formatIndex(summary) };
     } finally {
