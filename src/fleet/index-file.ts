@@ -1,6 +1,5 @@
 import { hash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { inflateRawSync } from "node:zlib";
 import type { KitState } from "../../reducers/state.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { ReadingFold } from "../fold/reading-fold.js";
@@ -14,6 +13,8 @@ import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
+import { packMemo } from "./memo-bytes.js";
+import { type Links, packLinks } from "./memo-links.js";
 import { rowsToCsv } from "./table-csv.js";
 import { emptyRows, type Row, TABLE_NAMES, TABLES, type TableName, type TableRows, type TableSpec } from "./tables.js";
 
@@ -29,7 +30,6 @@ export interface FileIndex {
 }
 
 /** An entry's parent, its depth and the messages on its path (what an appended tail continues). */
-export type LinkTuple = [parentId: string | null, depth: number, messages: number];
 
 export type DigestStatus = "verified" | "differs" | "other-version" | "not-recorded";
 
@@ -49,21 +49,6 @@ export function readComplete(path: string): { data: Buffer; size: number; mtimeM
     return { data: data.subarray(0, end), size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs), torn: got - end };
   } finally {
     closeSync(fd);
-  }
-}
-
-/** The memo as JSON bytes (deflating them cost the index more than the database's writing them). */
-export function packMemo(value: unknown): Uint8Array {
-  return Buffer.from(JSON.stringify(value));
-}
-
-/** A memo written by `packMemo`, or deflated, as an earlier version wrote it. */
-export function unpackMemo<T>(bytes: Uint8Array): T {
-  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  try {
-    return JSON.parse(data.toString("utf8")) as T;
-  } catch {
-    return JSON.parse(inflateRawSync(data).toString("utf8")) as T;
   }
 }
 
@@ -109,7 +94,7 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     const session = sessionRow(shown, null, null, 0, "unreadable", "", 0);
     rows.sessions.push(session);
     rows.diagnostics.push([shown, 0, "E_READ", `cannot read the file (${code})`]);
-    rows._memo.push([shown, path, -1, -1, 0, "", JSON.stringify(session), packMemo({}), packMemo({})]);
+    rows._memo.push([shown, path, -1, -1, 0, "", JSON.stringify(session), packMemo({}), packLinks(new Map())]);
     return { file: shown, path, how: "unreadable", rows };
   }
   const { data } = read;
@@ -137,7 +122,7 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   for (const d of diagnostics) rows.diagnostics.push(diagnosticRow(shown, d));
   const header = data.subarray(0, data.indexOf(0x0a)).toString("utf8");
   /** The file's memo row: what a later run needs to index only an appended tail. */
-  const memo = (facts: object, states: Record<string, KitState>, links: Record<string, LinkTuple>) => [
+  const memo = (facts: object, states: Record<string, KitState>, links: Links) => [
     shown,
     path,
     read.size,
@@ -146,12 +131,12 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     header,
     JSON.stringify(facts),
     packMemo(states),
-    packMemo(links),
+    packLinks(links),
   ];
   if (log.unusable || log.header === null) {
     const session = sessionRow(shown, log.header, null, 0, "unreadable", sha256Of(data), data.length, read.size);
     rows.sessions.push(session);
-    rows._memo.push(memo(session, {}, {}));
+    rows._memo.push(memo(session, {}, new Map()));
     return { file: shown, path, how: "unreadable", rows };
   }
   let tree = session.tree;
@@ -183,8 +168,8 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   }
   const digests = facts.sawDigest ? digestStatuses(shown, data) : new Map<string, DigestOutcome>();
   addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), shape.messages);
-  const links: Record<string, LinkTuple> = {};
-  for (const id of tree.byId.keys()) links[id] = [tree.parentOf(id), shape.depth(id), shape.messages(id)];
+  const links: Links = new Map();
+  for (const id of tree.byId.keys()) links.set(id, [tree.parentOf(id), shape.depth(id), shape.messages(id)]);
   rows._memo.push(memo(sessionFacts, leafStates, links));
   return { file: shown, path, how: "indexed", rows };
 }

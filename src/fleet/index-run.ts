@@ -1,14 +1,16 @@
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import type { FleetDb } from "./db.js";
-import { type FileIndexCsv, INDEX_FILE_MODULE, indexCsv, type LinkTuple, unpackMemo } from "./index-file.js";
+import { type FileIndexCsv, INDEX_FILE_MODULE, indexCsv } from "./index-file.js";
 import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
 import { type FileMemo, indexTail, NotAnAppend } from "./index-tail.js";
 import { type ManifestFile, writeManifest } from "./manifest.js";
+import { unpackMemo } from "./memo-bytes.js";
+import { unpackLinks } from "./memo-links.js";
 import { TABLE_NAMES, type TableName } from "./tables.js";
 
 const BATCH_FILES = 250;
@@ -158,7 +160,7 @@ async function indexWholeFiles(
   spool: string,
   onFile: (result: FileIndexCsv) => void,
 ): Promise<void> {
-  let open = new Map<TableName, number>();
+  let chunks = new Map<TableName, Uint8Array[]>();
   let inBatch = 0;
   let received = 0;
   let batches = 0;
@@ -167,21 +169,20 @@ async function indexWholeFiles(
     for (const name of TABLE_NAMES) {
       const bytes = result.tables[name];
       if (bytes === undefined) continue;
-      let fd = open.get(name);
-      if (fd === undefined) {
-        fd = openSync(join(spool, `${batches}-${name}.csv`), "w");
-        open.set(name, fd);
-      }
-      writeSync(fd, bytes);
+      const list = chunks.get(name);
+      if (list === undefined) chunks.set(name, [bytes]);
+      else list.push(bytes);
     }
   };
+  // Each table's rows of a batch go to its file in one write.
   const flush = () => {
     const files: [TableName, string][] = [];
-    for (const [name, fd] of open) {
-      closeSync(fd);
-      files.push([name, join(spool, `${batches}-${name}.csv`)]);
+    for (const [name, list] of chunks) {
+      const path = join(spool, `${batches}-${name}.csv`);
+      writeFileSync(path, Buffer.concat(list));
+      files.push([name, path]);
     }
-    open = new Map();
+    chunks = new Map();
     inBatch = 0;
     batches++;
     if (files.length === 0) return;
@@ -247,7 +248,7 @@ async function tryTail(db: FleetDb, memo: FileMemo, withText: boolean) {
   if (!row) return null;
   try {
     const states = unpackMemo<Record<string, KitState>>(row.states);
-    return indexTail(memo, states, unpackMemo<Record<string, LinkTuple>>(row.links), withText);
+    return indexTail(memo, states, unpackLinks(row.links), withText);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code) return null;
     throw error;

@@ -6,7 +6,9 @@ import type { SessionEntry } from "../log/entry-types.js";
 import { parseSessionText } from "../log/read-session.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts } from "./entry-facts.js";
-import { addEntryRows, diagnosticRow, type FileIndex, type LinkTuple, packMemo, readComplete } from "./index-file.js";
+import { addEntryRows, diagnosticRow, type FileIndex, readComplete } from "./index-file.js";
+import { packMemo } from "./memo-bytes.js";
+import { type Links, type LinkTuple, packLinks } from "./memo-links.js";
 import { emptyRows } from "./tables.js";
 
 /** What the index remembers of a file it indexed: enough to prove a tail was only appended, and to fold it. */
@@ -44,7 +46,7 @@ export class NotAnAppend {
 export function indexTail(
   memo: FileMemo,
   states: Record<string, KitState>,
-  links: Record<string, LinkTuple>,
+  links: Links,
   withText: boolean,
 ): TailIndex | NotAnAppend {
   const read = readComplete(memo.path);
@@ -62,7 +64,7 @@ export function indexTail(
   if (errors.length > 0) return new NotAnAppend(`the new lines have reader errors (${errors[0]?.code})`);
   const tailStates = new Map<string, KitState>();
   const tailLinks = new Map<string, LinkTuple>();
-  const linkOf = (id: string): LinkTuple | undefined => tailLinks.get(id) ?? links[id];
+  const linkOf = (id: string): LinkTuple | undefined => tailLinks.get(id) ?? links.get(id);
   for (const entry of entries) {
     const id = entry.id;
     if (linkOf(id) !== undefined) return new NotAnAppend(`entry ${id} is written twice`);
@@ -113,7 +115,7 @@ export function indexTail(
       }),
     );
   }
-  for (const [id, link] of tailLinks) links[id] = link;
+  for (const [id, link] of tailLinks) links.set(id, link);
   const session = [...memo.row];
   session[5] = memo.entries + entries.length;
   session[6] = read.size;
@@ -130,7 +132,7 @@ export function indexTail(
     memo.header,
     JSON.stringify(session),
     packMemo(leafStates),
-    packMemo(links),
+    packLinks(links),
   ]);
   return { file, path: memo.path, how: "appended", rows, lateResults: facts.lateResults };
 }

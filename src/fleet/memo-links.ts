@@ -1,0 +1,62 @@
+import { packMemo, unpackMemo } from "./memo-bytes.js";
+
+/** An entry's parent, its depth and the messages on its branch up to it: what an appended tail continues from. */
+export type LinkTuple = [parentId: string | null, depth: number, messages: number];
+
+/** Every entry's links, in file order. */
+export type Links = Map<string, LinkTuple>;
+
+/**
+ * The links as the memo stores them: the ids in file order, each parent as a distance back in that order (0 for
+ * none), and depths and message counts as steps from the entry before, which on a branch written in order are 1 and
+ * 0 or 1. About half the bytes of one object keyed by id.
+ */
+interface PackedLinks {
+  v: 2;
+  ids: string[];
+  up: number[];
+  depth: number[];
+  messages: number[];
+}
+
+export function packLinks(links: Links): Uint8Array {
+  const at = new Map<string, number>();
+  const packed: PackedLinks = { v: 2, ids: [], up: [], depth: [], messages: [] };
+  let depth = 0;
+  let messages = 0;
+  for (const [id, [parent, d, m]] of links) {
+    const i = packed.ids.length;
+    at.set(id, i);
+    const p = parent === null ? undefined : at.get(parent);
+    packed.ids.push(id);
+    packed.up.push(p === undefined ? 0 : i - p);
+    packed.depth.push(d - depth);
+    packed.messages.push(m - messages);
+    depth = d;
+    messages = m;
+  }
+  // A parent later in file order than its child: rare; its distance is counted from the end once every id is known.
+  for (const [id, [parent]] of links) {
+    const i = at.get(id) as number;
+    const p = parent === null ? undefined : at.get(parent);
+    if (p !== undefined && packed.up[i] === 0) packed.up[i] = i - p;
+  }
+  return packMemo(packed);
+}
+
+/** Links written by `packLinks`, or by an earlier version as one object keyed by id. */
+export function unpackLinks(bytes: Uint8Array): Links {
+  const value = unpackMemo<PackedLinks | Record<string, LinkTuple>>(bytes);
+  if (value.v !== 2) return new Map(Object.entries(value as Record<string, LinkTuple>));
+  const { ids, up, depth, messages } = value as PackedLinks;
+  const links: Links = new Map();
+  let d = 0;
+  let m = 0;
+  for (let i = 0; i < ids.length; i++) {
+    d += depth[i] as number;
+    m += messages[i] as number;
+    const back = up[i] as number;
+    links.set(ids[i] as string, [back === 0 ? null : (ids[i - back] as string), d, m]);
+  }
+  return links;
+}
