@@ -57,13 +57,15 @@ function alternation(recent: readonly ToolCallRecord[], compare: ResultComparer)
   const b = recent[n - 2];
   if (!a || !b || compare.sameCall(a, b)) return 0;
   if (a.change === "new" || b.change === "new") return 0;
-  let length = 2;
-  while (
-    length < n &&
-    same(recent[n - 1 - length] as ToolCallRecord, recent[n + 1 - length] as ToolCallRecord, compare)
-  )
-    length++;
-  return length;
+  const alternating = (matches: (x: ToolCallRecord, y: ToolCallRecord) => boolean) => {
+    let length = 2;
+    while (length < n && matches(recent[n - 1 - length] as ToolCallRecord, recent[n + 1 - length] as ToolCallRecord))
+      length++;
+    return length;
+  };
+  // Calls alone bound the length from above: results are compared only when that bound can make a ping-pong.
+  const bound = alternating((x, y) => compare.sameCall(x, y));
+  return bound < 2 * TOOL_LOOP_THRESHOLDS.pingPongCycles ? bound : alternating((x, y) => same(x, y, compare));
 }
 
 /** A successful write or edit that left no file in a new state: it neither breaks nor resets a run. */
@@ -83,6 +85,33 @@ function unknownToolRun(recent: readonly ToolCallRecord[], compare: ResultCompar
   return run;
 }
 
+/** The shortest run any rule below acts on (a post-compaction run has at least two calls on each side). */
+const SHORTEST_RUN = Math.min(
+  TOOL_LOOP_THRESHOLDS.repeatedFailure,
+  TOOL_LOOP_THRESHOLDS.repeat,
+  TOOL_LOOP_THRESHOLDS.pollRepeat,
+  2 * TOOL_LOOP_THRESHOLDS.postCompactionEachSide,
+);
+
+/** The run the last call ends: the calls `matches` pairs with it, going back past idle writes; and where it starts. */
+function runWithLast(
+  recent: readonly ToolCallRecord[],
+  matches: (r: ToolCallRecord) => boolean,
+): { run: number; start: number } {
+  const n = recent.length;
+  const last = recent[n - 1] as ToolCallRecord;
+  let run = 1;
+  let start = n - 1;
+  for (let i = n - 2; i >= 0; i--) {
+    const r = recent[i] as ToolCallRecord;
+    if (matches(r)) {
+      run++;
+      start = i;
+    } else if (!idle(r) || idle(last)) break;
+  }
+  return { run, start };
+}
+
 /** The loop the window ends in, by precedence post-compaction > repeated-failure > ping-pong > repeat; or null. */
 export function findLoop(
   recent: readonly ToolCallRecord[],
@@ -93,15 +122,9 @@ export function findLoop(
   const last = recent[n - 1];
   if (!last) return null;
   const t = TOOL_LOOP_THRESHOLDS;
-  let run = 1;
-  let start = n - 1;
-  for (let i = n - 2; i >= 0; i--) {
-    const r = recent[i] as ToolCallRecord;
-    if (same(r, last, compare)) {
-      run++;
-      start = i;
-    } else if (!idle(r) || idle(last)) break;
-  }
+  // Calls alone bound the run from above: results are compared only when that bound reaches a length a rule needs.
+  const bound = runWithLast(recent, (r) => compare.sameCall(r, last));
+  const { run, start } = bound.run < SHORTEST_RUN ? bound : runWithLast(recent, (r) => same(r, last, compare));
   const length = n - start;
   if (boundary !== null && length === run) {
     const after = n - boundary;
