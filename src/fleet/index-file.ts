@@ -29,8 +29,6 @@ export interface FileIndex {
   rows: TableRows;
 }
 
-/** An entry's parent, its depth and the messages on its path (what an appended tail continues). */
-
 export type DigestStatus = "verified" | "differs" | "other-version" | "not-recorded";
 
 /** The bytes the index may read: up to the last newline of the size seen now (a line still being written waits). */

@@ -21,25 +21,18 @@ interface PackedLinks {
 
 export function packLinks(links: Links): Uint8Array {
   const at = new Map<string, number>();
+  for (const id of links.keys()) at.set(id, at.size);
   const packed: PackedLinks = { v: 2, ids: [], up: [], depth: [], messages: [] };
   let depth = 0;
   let messages = 0;
   for (const [id, [parent, d, m]] of links) {
-    const i = packed.ids.length;
-    at.set(id, i);
     const p = parent === null ? undefined : at.get(parent);
+    packed.up.push(p === undefined ? 0 : packed.ids.length - p);
     packed.ids.push(id);
-    packed.up.push(p === undefined ? 0 : i - p);
     packed.depth.push(d - depth);
     packed.messages.push(m - messages);
     depth = d;
     messages = m;
-  }
-  // A parent later in file order than its child: rare; its distance is counted from the end once every id is known.
-  for (const [id, [parent]] of links) {
-    const i = at.get(id) as number;
-    const p = parent === null ? undefined : at.get(parent);
-    if (p !== undefined && packed.up[i] === 0) packed.up[i] = i - p;
   }
   return packMemo(packed);
 }
