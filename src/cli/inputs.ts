@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { InputError, UsageError } from "./command.js";
 import type { FileItem } from "./file-pool.js";
 
@@ -80,16 +80,30 @@ export function expandInputs(paths: readonly string[], cwd: string): FileItem[] 
     }
     const found = jsonlBelow(path, "");
     if (found.length === 0) throw new InputError("E_NO_SESSIONS", `${given}: no session files (*.jsonl) below it`);
-    for (const [file, below] of found) files.push({ path: file, shown: join(given, below) });
+    const base = join(given, ".");
+    for (const [file, below] of found) files.push({ path: file, shown: base === "." ? below : inFolder(base, below) });
   }
   return files;
+}
+
+/** `join(folder, below)` for a normalized folder and a path below it with no `.` or `..` part, without normalizing. */
+export function inFolder(folder: string, below: string): string {
+  return folder.endsWith(sep) ? folder + below : folder + sep + below;
+}
+
+let collator: Intl.Collator | undefined;
+
+/** `localeCompare`'s order, with one collator built (on first use: building it loads locale data) for every name. */
+function byName(a: string, b: string): number {
+  collator ??= new Intl.Collator();
+  return collator.compare(a, b);
 }
 
 /** Every `.jsonl` below `dir`, by name at each level: its path, and its path below the folder first named. */
 function jsonlBelow(dir: string, below: string): [path: string, below: string][] {
   const out: [string, string][] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = join(dir, entry.name);
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => byName(a.name, b.name))) {
+    const path = inFolder(dir, entry.name);
     const name = below === "" ? entry.name : `${below}/${entry.name}`;
     if (entry.isDirectory()) out.push(...jsonlBelow(path, name));
     // A link named *.jsonl is a session too; a dangling one is then reported as unreadable, not skipped.
