@@ -50,9 +50,6 @@ export function readComplete(path: string): { data: Buffer; size: number; mtimeM
   }
 }
 
-/** This module, for the file-pool workers. */
-export const INDEX_FILE_MODULE = import.meta.url;
-
 /** A file's index with each table's rows as CSV bytes (what a pool worker posts back; the bytes move, not copied). */
 export interface FileIndexCsv {
   file: string;

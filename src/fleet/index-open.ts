@@ -11,14 +11,15 @@ export interface OpeningIndex {
 
 /**
  * Starts opening the database of an index run that has something to do: its manifest goes (written again after the
- * commit) and DuckDB opens on its own thread while the caller loads the indexer. One DuckDB thread: the fold workers
- * keep both cores busy, and a second thread only costs switching between them.
+ * commit) and DuckDB opens on its own thread while the workers fold. One DuckDB thread: the fold workers keep both
+ * cores busy, and a second thread only costs switching between them.
  */
 export function openForIndex(dbPath: string): OpeningIndex {
   removeManifest(dbPath);
   const folder = statSync(dirname(dbPath), { throwIfNoEntry: false });
   const fresh = !existsSync(dbPath) && folder?.isDirectory() === true;
-  const opening = FleetDb.open(dbPath, false, 1);
+  // Loading DuckDB's library holds the main thread for a while: it waits until the caller has started its workers.
+  const opening = new Promise((ready) => setImmediate(ready)).then(() => FleetDb.open(dbPath, false, 1));
   // Awaited by the run; a failure to open must not surface as unhandled before then.
   opening.catch(() => {});
   return { fresh, opening };

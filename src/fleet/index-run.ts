@@ -4,14 +4,20 @@ import { join } from "node:path";
 import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import type { FleetDb } from "./db.js";
-import { type FileIndexCsv, INDEX_FILE_MODULE, indexCsv } from "./index-file.js";
+import type { FileIndexCsv } from "./index-file.js";
 import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
-import { type FileMemo, indexTail, NotAnAppend } from "./index-tail.js";
+import type { FileMemo, TailIndex } from "./index-tail.js";
 import { type ManifestFile, writeManifest } from "./manifest.js";
 import { unpackMemo } from "./memo-bytes.js";
 import { unpackLinks } from "./memo-links.js";
 import { TABLE_NAMES, type TableName } from "./tables.js";
+
+/**
+ * The fold runs on the workers: the main thread loads it (and the tail indexer) only when it folds itself, so that
+ * the workers start at once and DuckDB loads beside them.
+ */
+const INDEX_FILE_MODULE = new URL("./index-file.js", import.meta.url).href;
 
 const BATCH_FILES = 250;
 /** Batches shrink as the run nears its end: the last one is inserted after the workers stop, with nothing beside it. */
@@ -115,7 +121,7 @@ async function indexChanges(
     }
     const db = await ready;
     const tail = stat && memo.status !== "unreadable" ? await tryTail(db, memo, withText) : null;
-    if (tail !== null && !(tail instanceof NotAnAppend)) {
+    if (tail !== null && typeof tail !== "string") {
       await db.forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"]);
       await db.run("DELETE FROM diagnostics WHERE file = ? AND code = 'W_TORN_TAIL'", [memo.file]);
       for (const late of tail.lateResults) {
@@ -129,7 +135,7 @@ async function indexChanges(
       tick();
       continue;
     }
-    const reason = stat === null ? "it can no longer be read" : (tail?.reason ?? "its indexed part changed");
+    const reason = stat === null ? "it can no longer be read" : (tail ?? "its indexed part changed");
     summary.reindexed.push({ file: item.shown, reason });
     whole.push(item);
   }
@@ -200,7 +206,7 @@ async function indexWholeFiles(
     {
       module: INDEX_FILE_MODULE,
       name: withText ? "indexFileWithText" : "indexFile",
-      fn: (path, shown) => indexCsv(path, shown, withText),
+      fn: async (path, shown) => (await import("./index-file.js")).indexCsv(path, shown, withText),
     },
     items,
     {
@@ -240,15 +246,18 @@ async function manifestFiles(db: FleetDb): Promise<Record<string, ManifestFile>>
   return files;
 }
 
-async function tryTail(db: FleetDb, memo: FileMemo, withText: boolean) {
+/** The file's appended tail indexed; why it is not an append; or null when its memo cannot be read. */
+async function tryTail(db: FleetDb, memo: FileMemo, withText: boolean): Promise<TailIndex | string | null> {
   const [row] = await db.query<{ states: Uint8Array; links: Uint8Array }>(
     "SELECT states, links FROM _memo WHERE file = ?",
     [memo.file],
   );
   if (!row) return null;
+  const { indexTail, NotAnAppend } = await import("./index-tail.js");
   try {
     const states = unpackMemo<Record<string, KitState>>(row.states);
-    return indexTail(memo, states, unpackLinks(row.links), withText);
+    const tail = indexTail(memo, states, unpackLinks(row.links), withText);
+    return tail instanceof NotAnAppend ? tail.reason : tail;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code) return null;
     throw error;

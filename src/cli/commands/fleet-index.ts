@@ -15,8 +15,11 @@ export function formatIndex(s: IndexSummary): string {
 }
 
 async function indexWithDatabase(path: string, items: FileItem[], options: IndexOptions): Promise<IndexSummary> {
-  const opened = (await import("../../fleet/index-open.js")).openForIndex(path);
-  return (await import("../../fleet/index-run.js")).indexChanged(path, items, options, opened);
+  const [{ openForIndex }, { indexChanged }] = await Promise.all([
+    import("../../fleet/index-open.js"),
+    import("../../fleet/index-run.js"),
+  ]);
+  return indexChanged(path, items, options, openForIndex(path));
 }
 
 export const indexCommand: Command = {
