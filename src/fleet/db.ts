@@ -58,9 +58,21 @@ export class FleetDb {
       throw new InputError("E_DB", `${path}: cannot open the database (${(error as Error).message.split("\n")[0]})`);
     }
     const db = new FleetDb(instance, await instance.connect(), api);
-    if (!readOnly)
-      await db.connection.run(TABLE_NAMES.map((name) => createTableSql(TABLES[name] as TableSpec)).join(";\n"));
+    if (!readOnly) await db.createTables();
     return db;
+  }
+
+  /**
+   * The tables, when missing. A database whose memo table still holds the memo itself (written before the memo moved
+   * to files beside it) is emptied, so that its files are indexed whole again.
+   */
+  private async createTables(): Promise<void> {
+    const earlier = await this.query(
+      "SELECT 1 FROM duckdb_columns() WHERE table_name = '_memo' AND column_name = 'states' AND schema_name = 'main'",
+    );
+    const drop = earlier.length > 0 ? TABLE_NAMES.map((name) => `DROP TABLE IF EXISTS ${name}`) : [];
+    const create = TABLE_NAMES.map((name) => createTableSql(TABLES[name] as TableSpec));
+    await this.connection.run([...drop, ...create].join(";\n"));
   }
 
   async query<T = Record<string, unknown>>(sql: string, values?: (string | number | boolean | null)[]): Promise<T[]> {
@@ -120,9 +132,6 @@ export class FleetDb {
       }
       case "VARCHAR[]":
         appender.appendList(cell as string[], this.listType);
-        break;
-      case "BLOB":
-        appender.appendBlob(cell as Uint8Array);
         break;
       default:
         throw new Error(`unknown column type ${type satisfies never}`);

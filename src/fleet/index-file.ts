@@ -13,8 +13,8 @@ import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
-import { packMemo } from "./memo-bytes.js";
-import { type Links, packLinks } from "./memo-links.js";
+import { packMemo } from "./memo-files.js";
+import type { Links } from "./memo-links.js";
 import { rowsToCsv } from "./table-csv.js";
 import { emptyRows, type Row, TABLE_NAMES, TABLES, type TableName, type TableRows, type TableSpec } from "./tables.js";
 
@@ -27,6 +27,8 @@ export interface FileIndex {
   /** Why a file that had been indexed before was indexed whole again, if it was. */
   note?: string;
   rows: TableRows;
+  /** The bytes of its memo file (`packMemo`), for a file whose tail a later run may fold alone. */
+  memo?: Uint8Array;
 }
 
 export type DigestStatus = "verified" | "differs" | "other-version" | "not-recorded";
@@ -55,6 +57,7 @@ export interface FileIndexCsv {
   file: string;
   how: FileIndex["how"];
   tables: Partial<Record<TableName, Uint8Array>>;
+  memo?: Uint8Array;
 }
 
 const utf8 = new TextEncoder();
@@ -66,7 +69,7 @@ export function indexCsv(path: string, shown: string, withText: boolean): FileIn
     const rows = index.rows[name];
     if (rows.length > 0) tables[name] = utf8.encode(rowsToCsv(TABLES[name] as TableSpec, rows));
   }
-  return { file: index.file, how: index.how, tables };
+  return { file: index.file, how: index.how, tables, ...(index.memo ? { memo: index.memo } : {}) };
 }
 
 /** The whole-file index of one session file (what a file-pool worker runs). */
@@ -89,7 +92,7 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     const session = sessionRow(shown, null, null, 0, "unreadable", "", 0);
     rows.sessions.push(session);
     rows.diagnostics.push([shown, 0, "E_READ", `cannot read the file (${code})`]);
-    rows._memo.push([shown, path, -1, -1, 0, "", JSON.stringify(session), packMemo({}), packLinks(new Map())]);
+    rows._memo.push([shown, path, -1, -1, 0, "", JSON.stringify(session)]);
     return { file: shown, path, how: "unreadable", rows };
   }
   const { data } = read;
@@ -116,22 +119,13 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   }
   for (const d of diagnostics) rows.diagnostics.push(diagnosticRow(shown, d));
   const header = data.subarray(0, data.indexOf(0x0a)).toString("utf8");
-  /** The file's memo row: what a later run needs to index only an appended tail. */
-  const memo = (facts: object, states: Record<string, KitState>, links: Links) => [
-    shown,
-    path,
-    read.size,
-    read.mtimeMs,
-    log.lines,
-    header,
-    JSON.stringify(facts),
-    packMemo(states),
-    packLinks(links),
-  ];
+  /** The file's memo row: what a later run needs to tell an appended tail from a rewrite. */
+  const memoRow = (facts: object) => [shown, path, read.size, read.mtimeMs, log.lines, header, JSON.stringify(facts)];
+  const sha256 = sha256Of(data);
   if (log.unusable || log.header === null) {
-    const session = sessionRow(shown, log.header, null, 0, "unreadable", sha256Of(data), data.length, read.size);
+    const session = sessionRow(shown, log.header, null, 0, "unreadable", sha256, data.length, read.size);
     rows.sessions.push(session);
-    rows._memo.push(memo(session, {}, new Map()));
+    rows._memo.push(memoRow(session));
     return { file: shown, path, how: "unreadable", rows };
   }
   let tree = session.tree;
@@ -147,7 +141,7 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     tree.activeLeafId,
     tree.size,
     status,
-    sha256Of(data),
+    sha256,
     data.length,
     read.size,
   );
@@ -165,8 +159,14 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), shape.messages);
   const links: Links = new Map();
   for (const id of tree.byId.keys()) links.set(id, [tree.parentOf(id), shape.depth(id), shape.messages(id)]);
-  rows._memo.push(memo(sessionFacts, leafStates, links));
-  return { file: shown, path, how: "indexed", rows };
+  rows._memo.push(memoRow(sessionFacts));
+  return {
+    file: shown,
+    path,
+    how: "indexed",
+    rows,
+    memo: packMemo(sha256, data.length, { states: leafStates, links }),
+  };
 }
 
 export interface DigestOutcome {

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { FleetDb } from "./db.js";
 import { removeManifest } from "./manifest.js";
+import { removeMemos } from "./memo-files.js";
 
 /** A database being opened for an index run, and whether it is new (nothing indexed yet). */
 export interface OpeningIndex {
@@ -18,6 +19,8 @@ export function openForIndex(dbPath: string): OpeningIndex {
   removeManifest(dbPath);
   const folder = statSync(dirname(dbPath), { throwIfNoEntry: false });
   const fresh = !existsSync(dbPath) && folder?.isDirectory() === true;
+  // Memos of a database that is gone describe nothing now.
+  if (fresh) removeMemos(dbPath);
   // Loading DuckDB's library holds the main thread for a while: it waits until the caller has started its workers.
   const opening = new Promise((ready) => setImmediate(ready)).then(() => FleetDb.open(dbPath, false, 1));
   // Awaited by the run; a failure to open must not surface as unhandled before then.

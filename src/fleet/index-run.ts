@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KitState } from "../../reducers/state.js";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import type { FleetDb } from "./db.js";
 import type { FileIndexCsv } from "./index-file.js";
@@ -9,8 +8,7 @@ import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
 import type { FileMemo, TailIndex } from "./index-tail.js";
 import { type ManifestFile, writeManifest } from "./manifest.js";
-import { unpackMemo } from "./memo-bytes.js";
-import { unpackLinks } from "./memo-links.js";
+import { readMemo, writeMemo } from "./memo-files.js";
 import { TABLE_NAMES, type TableName } from "./tables.js";
 
 /**
@@ -120,8 +118,9 @@ async function indexChanges(
       continue;
     }
     const db = await ready;
-    const tail = stat && memo.status !== "unreadable" ? await tryTail(db, memo, withText) : null;
+    const tail = stat && memo.status !== "unreadable" ? await tryTail(dbPath, memo, withText) : null;
     if (tail !== null && typeof tail !== "string") {
+      if (tail.memo) writeMemo(dbPath, memo.file, tail.memo);
       await db.forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"]);
       await db.run("DELETE FROM diagnostics WHERE file = ? AND code = 'W_TORN_TAIL'", [memo.file]);
       for (const late of tail.lateResults) {
@@ -145,6 +144,7 @@ async function indexChanges(
   const spool = mkdtempSync(join(tmpdir(), "context-kit-index-"));
   try {
     await indexWholeFiles(ready, whole, withText, spool, (result) => {
+      if (result.memo) writeMemo(dbPath, result.file, result.memo);
       if (result.how === "unreadable") summary.unreadable++;
       else summary.indexed++;
       tick();
@@ -246,20 +246,16 @@ async function manifestFiles(db: FleetDb): Promise<Record<string, ManifestFile>>
   return files;
 }
 
-/** The file's appended tail indexed; why it is not an append; or null when its memo cannot be read. */
-async function tryTail(db: FleetDb, memo: FileMemo, withText: boolean): Promise<TailIndex | string | null> {
-  const [row] = await db.query<{ states: Uint8Array; links: Uint8Array }>(
-    "SELECT states, links FROM _memo WHERE file = ?",
-    [memo.file],
-  );
-  if (!row) return null;
+/** The file's appended tail indexed, or why it cannot be. */
+async function tryTail(dbPath: string, memo: FileMemo, withText: boolean): Promise<TailIndex | string> {
+  const remembered = readMemo(dbPath, memo.file, memo.sha256, memo.indexedBytes);
+  if (remembered === null) return "its memo beside the database is missing or out of date";
   const { indexTail, NotAnAppend } = await import("./index-tail.js");
   try {
-    const states = unpackMemo<Record<string, KitState>>(row.states);
-    const tail = indexTail(memo, states, unpackLinks(row.links), withText);
+    const tail = indexTail(memo, remembered, withText);
     return tail instanceof NotAnAppend ? tail.reason : tail;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code) return null;
+    if ((error as NodeJS.ErrnoException).code) return "it could not be read";
     throw error;
   }
 }

@@ -7,8 +7,8 @@ import { parseSessionText } from "../log/read-session.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts } from "./entry-facts.js";
 import { addEntryRows, diagnosticRow, type FileIndex, readComplete } from "./index-file.js";
-import { packMemo } from "./memo-bytes.js";
-import { type Links, type LinkTuple, packLinks } from "./memo-links.js";
+import { type Memo, packMemo } from "./memo-files.js";
+import type { LinkTuple } from "./memo-links.js";
 import { emptyRows } from "./tables.js";
 
 /** What the index remembers of a file it indexed: enough to prove a tail was only appended, and to fold it. */
@@ -43,12 +43,7 @@ export class NotAnAppend {
  * prefix, a new line that continues an inner entry, a reader error in the tail, recorded request digests that need the
  * whole branch recomputed) is a `NotAnAppend`.
  */
-export function indexTail(
-  memo: FileMemo,
-  states: Record<string, KitState>,
-  links: Links,
-  withText: boolean,
-): TailIndex | NotAnAppend {
+export function indexTail(memo: FileMemo, { states, links }: Memo, withText: boolean): TailIndex | NotAnAppend {
   const read = readComplete(memo.path);
   if (read.data.length < memo.indexedBytes) return new NotAnAppend("the file is shorter than when it was indexed");
   const hash = createHash("sha256").update(read.data.subarray(0, memo.indexedBytes));
@@ -131,8 +126,7 @@ export function indexTail(
     lineBase + log.lines,
     memo.header,
     JSON.stringify(session),
-    packMemo(leafStates),
-    packLinks(links),
   ]);
-  return { file, path: memo.path, how: "appended", rows, lateResults: facts.lateResults };
+  const packed = packMemo(sha, read.data.length, { states: leafStates, links });
+  return { file, path: memo.path, how: "appended", rows, memo: packed, lateResults: facts.lateResults };
 }

@@ -1,5 +1,3 @@
-import { packMemo, unpackMemo } from "./memo-bytes.js";
-
 /** An entry's parent, its depth and the messages on its branch up to it: what an appended tail continues from. */
 export type LinkTuple = [parentId: string | null, depth: number, messages: number];
 
@@ -11,18 +9,17 @@ export type Links = Map<string, LinkTuple>;
  * none), and depths and message counts as steps from the entry before, which on a branch written in order are 1 and
  * 0 or 1. About half the bytes of one object keyed by id.
  */
-interface PackedLinks {
-  v: 2;
+export interface PackedLinks {
   ids: string[];
   up: number[];
   depth: number[];
   messages: number[];
 }
 
-export function packLinks(links: Links): Uint8Array {
+export function packLinks(links: Links): PackedLinks {
   const at = new Map<string, number>();
   for (const id of links.keys()) at.set(id, at.size);
-  const packed: PackedLinks = { v: 2, ids: [], up: [], depth: [], messages: [] };
+  const packed: PackedLinks = { ids: [], up: [], depth: [], messages: [] };
   let depth = 0;
   let messages = 0;
   for (const [id, [parent, d, m]] of links) {
@@ -34,14 +31,10 @@ export function packLinks(links: Links): Uint8Array {
     depth = d;
     messages = m;
   }
-  return packMemo(packed);
+  return packed;
 }
 
-/** Links written by `packLinks`, or by an earlier version as one object keyed by id. */
-export function unpackLinks(bytes: Uint8Array): Links {
-  const value = unpackMemo<PackedLinks | Record<string, LinkTuple>>(bytes);
-  if (value.v !== 2) return new Map(Object.entries(value as Record<string, LinkTuple>));
-  const { ids, up, depth, messages } = value as PackedLinks;
+export function unpackLinks({ ids, up, depth, messages }: PackedLinks): Links {
   const links: Links = new Map();
   let d = 0;
   let m = 0;

@@ -40,8 +40,6 @@ function cellCsv(type: ColumnType, cell: Row[number]): string {
       return Number.isNaN(Date.parse(String(cell))) ? "" : quoted(String(cell));
     case "VARCHAR[]":
       return quoted(JSON.stringify((cell as unknown[]).map(String)));
-    case "BLOB":
-      return `"${Buffer.from(cell as Uint8Array).toString("base64")}"`;
     default:
       throw new Error(`unknown column type ${type satisfies never}`);
   }
@@ -55,7 +53,6 @@ const READ: Record<ColumnType, [read: string, select: (c: string) => string]> = 
   BOOLEAN: ["BOOLEAN", (c) => c],
   TIMESTAMP: ["VARCHAR", (c) => `TRY_CAST(${c} AS TIMESTAMP)`],
   "VARCHAR[]": ["VARCHAR", (c) => `from_json(${c}, '["VARCHAR"]')`],
-  BLOB: ["VARCHAR", (c) => `from_base64(${c})`],
 };
 
 /** `INSERT` of a `rowsToCsv` file into its table. */

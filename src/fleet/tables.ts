@@ -1,7 +1,7 @@
 /** The fleet tables: one row per fact, the same columns in DuckDB, in Parquet and in `stats`. A contract. */
 
-export type ColumnType = "VARCHAR" | "INTEGER" | "BIGINT" | "BOOLEAN" | "TIMESTAMP" | "VARCHAR[]" | "BLOB";
-export type Cell = string | number | boolean | null | string[] | Uint8Array;
+export type ColumnType = "VARCHAR" | "INTEGER" | "BIGINT" | "BOOLEAN" | "TIMESTAMP" | "VARCHAR[]";
+export type Cell = string | number | boolean | null | string[];
 export type Row = Cell[];
 
 export interface TableSpec {
@@ -140,8 +140,6 @@ export const TABLES = {
       ["lines", "INTEGER"],
       ["header", "VARCHAR"],
       ["session", "VARCHAR"],
-      ["states", "BLOB"],
-      ["links", "BLOB"],
     ],
   },
 } satisfies Record<string, TableSpec>;

@@ -40,7 +40,6 @@ const HARD: Record<ColumnType, Cell[]> = {
   BOOLEAN: [null, true, false],
   TIMESTAMP: [null, "2026-01-12T09:30:10.000Z", "not a time", "2025-12-31T23:59:59Z"],
   "VARCHAR[]": [[], ["a"], ['q"uote', "com,ma", "", "new\nline", "[", "]"], ["中文", "\\"]],
-  BLOB: [new Uint8Array([]), new Uint8Array([0, 1, 2, 255, 10, 13, 34, 44]), Buffer.from("text\n")],
 };
 
 function hardRows(spec: TableSpec): Cell[][] {
