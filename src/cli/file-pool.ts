@@ -18,11 +18,15 @@ export interface FileItem {
  * What a worker runs on each file: the function `name` exported by the module at URL `module` (pass the command's
  * own `import.meta.url`). `fn` is the same function, for the in-process path. Its result must be structured-cloneable.
  */
-export interface FileTask<T> {
-  module: string;
-  name: string;
-  fn: (path: string, shown: string) => T | Promise<T>;
-}
+export type FileTask<T> =
+  | { module: string; name: string; indexed?: false; fn: (path: string, shown: string) => T | Promise<T> }
+  | {
+      module: string;
+      name: string;
+      /** `fn` takes the file's position in the items as well. */
+      indexed: true;
+      fn: (path: string, shown: string, index: number) => T | Promise<T>;
+    };
 
 export interface PoolOptions<T> {
   /** Worker threads; default `os.availableParallelism()`, never more than the files. */
@@ -39,6 +43,7 @@ interface PoolWorkerData {
   tag: typeof TAG;
   module: string;
   name: string;
+  indexed: boolean;
 }
 
 type Job = { index: number; path: string; shown: string };
@@ -79,8 +84,8 @@ export function workersAvailable(): boolean {
   return !runsFromSources() || sourceHooks !== null;
 }
 
-function startWorker(task: { module: string; name: string }): Worker {
-  const data: PoolWorkerData = { tag: TAG, module: task.module, name: task.name };
+function startWorker(task: FileTask<unknown>): Worker {
+  const data: PoolWorkerData = { tag: TAG, module: task.module, name: task.name, indexed: task.indexed === true };
   return startModuleWorker(import.meta.url, data);
 }
 
@@ -110,7 +115,7 @@ export async function mapFiles<T>(
   if (count <= 1 || total <= 1 || !workersAvailable()) {
     const results: T[] = [];
     for (const [index, item] of items.entries()) {
-      const value = await task.fn(item.path, item.shown);
+      const value = await (task.indexed ? task.fn(item.path, item.shown, index) : task.fn(item.path, item.shown));
       results.push(value);
       options.progress?.(index + 1, total);
       options.onResult?.(value, index);
@@ -181,7 +186,11 @@ async function serve(data: PoolWorkerData): Promise<void> {
   port.on("message", async (job: Job) => {
     let reply: Reply;
     try {
-      reply = { index: job.index, ok: true, value: await fn(job.path, job.shown) };
+      reply = {
+        index: job.index,
+        ok: true,
+        value: await (data.indexed ? fn(job.path, job.shown, job.index) : fn(job.path, job.shown)),
+      };
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
       const code = (e as { code?: unknown }).code;

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../cli/command.js";
-import { insertFromCsvSql } from "./table-csv.js";
+import { type FileNumbers, insertFromCsvSql } from "./table-csv.js";
 import {
   type Cell,
   type ColumnType,
@@ -85,8 +85,8 @@ export class FleetDb {
   }
 
   /** Inserts a table's rows from a CSV file (`rowsToCsv`), parsed by DuckDB's own threads. */
-  async load(name: TableName, csvPath: string): Promise<void> {
-    await this.run(insertFromCsvSql(TABLES[name] as TableSpec, csvPath));
+  async load(name: TableName, csvPath: string, files?: FileNumbers): Promise<void> {
+    await this.run(insertFromCsvSql(TABLES[name] as TableSpec, csvPath, files));
   }
 
   /** Appends every table's rows (one appender per table): for a few rows, where a file would cost more. */

@@ -62,24 +62,25 @@ export interface FileIndexCsv {
 
 const utf8 = new TextEncoder();
 
-export function indexCsv(path: string, shown: string, withText: boolean): FileIndexCsv {
+/** `fileNumber`: the number written for the file in every row (see `rowsToCsv`); its name when not given. */
+export function indexCsv(path: string, shown: string, withText: boolean, fileNumber?: number): FileIndexCsv {
   const index = indexWhole(path, shown, withText);
   const tables: FileIndexCsv["tables"] = {};
   for (const name of TABLE_NAMES) {
     const rows = index.rows[name];
-    if (rows.length > 0) tables[name] = utf8.encode(rowsToCsv(TABLES[name] as TableSpec, rows));
+    if (rows.length > 0) tables[name] = utf8.encode(rowsToCsv(TABLES[name] as TableSpec, rows, fileNumber));
   }
   return { file: index.file, how: index.how, tables, ...(index.memo ? { memo: index.memo } : {}) };
 }
 
-/** The whole-file index of one session file (what a file-pool worker runs). */
-export function indexFile(path: string, shown: string): FileIndexCsv {
-  return indexCsv(path, shown, false);
+/** The whole-file index of one session file (what a file-pool worker runs), the file numbered by its position. */
+export function indexFile(path: string, shown: string, index: number): FileIndexCsv {
+  return indexCsv(path, shown, false, index);
 }
 
 /** `indexFile` with message text kept. */
-export function indexFileWithText(path: string, shown: string): FileIndexCsv {
-  return indexCsv(path, shown, true);
+export function indexFileWithText(path: string, shown: string, index: number): FileIndexCsv {
+  return indexCsv(path, shown, true, index);
 }
 
 export function indexWhole(path: string, shown: string, withText: boolean): FileIndex {

@@ -49,7 +49,7 @@ export async function indexChanged(
     return open;
   });
   try {
-    const summary = await indexInto(fresh ? opening : await opening, dbPath, items, { ...options, fresh });
+    const summary = await indexInto(opening, dbPath, items, { ...options, fresh });
     const open = (await opening) as FleetDb;
     const files = await manifestFiles(open);
     db = null;
@@ -65,8 +65,8 @@ export async function indexChanged(
 }
 
 /**
- * Indexes `items` into `db` in one transaction. `db` may still be opening when `fresh` (a new database, nothing
- * indexed yet): the workers start folding at once and the rows wait for it.
+ * Indexes `items` into `db` in one transaction. `db` may still be opening: when `fresh` (a new database, nothing
+ * indexed yet) the workers start folding at once and the rows wait for it.
  */
 export async function indexInto(
   db: FleetDb | Promise<FleetDb>,
@@ -98,6 +98,9 @@ async function indexChanges(
 ): Promise<IndexSummary> {
   const withText = options.withText === true;
   const summary = newSummary(dbPath, items);
+  // A database indexed before may have tails to fold here: the fold loads while DuckDB opens.
+  const tails = options.fresh ? null : import("./index-tail.js");
+  tails?.catch(() => {});
   const memos = options.fresh ? new Map<string, FileMemo>() : await readMemos(await ready);
   const whole: FileItem[] = [];
   let done = 0;
@@ -118,7 +121,7 @@ async function indexChanges(
       continue;
     }
     const db = await ready;
-    const tail = stat && memo.status !== "unreadable" ? await tryTail(dbPath, memo, withText) : null;
+    const tail = stat && memo.status !== "unreadable" ? await tryTail(dbPath, memo, withText, tails) : null;
     if (tail !== null && typeof tail !== "string") {
       if (tail.memo) writeMemo(dbPath, memo.file, tail.memo);
       await db.forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"]);
@@ -167,11 +170,15 @@ async function indexWholeFiles(
   onFile: (result: FileIndexCsv) => void,
 ): Promise<void> {
   let chunks = new Map<TableName, Uint8Array[]>();
-  let inBatch = 0;
+  // The rows name their file by its position in `items`: the batch's files, from the first one's position.
+  let names: string[] = [];
+  let first = 0;
   let received = 0;
   let batches = 0;
   let writing: Promise<unknown> = ready;
-  const write = (result: FileIndexCsv) => {
+  const write = (result: FileIndexCsv, index: number) => {
+    if (names.length === 0) first = index;
+    names.push(result.file);
     for (const name of TABLE_NAMES) {
       const bytes = result.tables[name];
       if (bytes === undefined) continue;
@@ -188,14 +195,15 @@ async function indexWholeFiles(
       writeFileSync(path, Buffer.concat(list));
       files.push([name, path]);
     }
+    const numbers = { first, names };
     chunks = new Map();
-    inBatch = 0;
+    names = [];
     batches++;
     if (files.length === 0) return;
     writing = writing.then(async () => {
       const db = await ready;
       for (const [name, path] of files) {
-        await db.load(name, path);
+        await db.load(name, path, numbers);
         rmSync(path);
       }
     });
@@ -206,15 +214,16 @@ async function indexWholeFiles(
     {
       module: INDEX_FILE_MODULE,
       name: withText ? "indexFileWithText" : "indexFile",
-      fn: async (path, shown) => (await import("./index-file.js")).indexCsv(path, shown, withText),
+      indexed: true,
+      fn: async (path, shown, index) => (await import("./index-file.js")).indexCsv(path, shown, withText, index),
     },
     items,
     {
-      onResult: (result) => {
+      onResult: (result, index) => {
         onFile(result);
-        write(result);
+        write(result, index);
         const remaining = items.length - ++received;
-        if (++inBatch >= Math.max(LAST_BATCH_FILES, Math.min(BATCH_FILES, remaining))) flush();
+        if (names.length >= Math.max(LAST_BATCH_FILES, Math.min(BATCH_FILES, remaining))) flush();
       },
     },
   );
@@ -247,10 +256,15 @@ async function manifestFiles(db: FleetDb): Promise<Record<string, ManifestFile>>
 }
 
 /** The file's appended tail indexed, or why it cannot be. */
-async function tryTail(dbPath: string, memo: FileMemo, withText: boolean): Promise<TailIndex | string> {
+async function tryTail(
+  dbPath: string,
+  memo: FileMemo,
+  withText: boolean,
+  tails: Promise<typeof import("./index-tail.js")> | null,
+): Promise<TailIndex | string> {
   const remembered = readMemo(dbPath, memo.file, memo.sha256, memo.indexedBytes);
   if (remembered === null) return "its memo beside the database is missing or out of date";
-  const { indexTail, NotAnAppend } = await import("./index-tail.js");
+  const { indexTail, NotAnAppend } = await (tails ?? import("./index-tail.js"));
   try {
     const tail = indexTail(memo, remembered, withText);
     return tail instanceof NotAnAppend ? tail.reason : tail;

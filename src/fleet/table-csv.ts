@@ -4,13 +4,15 @@ import type { ColumnType, Row, TableSpec } from "./tables.js";
  * A table's rows as CSV: a worker writes them as text (cheap to post), and DuckDB's CSV reader parses them on its
  * own threads instead of one native call per cell (and about twice as fast as it reads the same rows as JSON). An
  * empty unquoted field is NULL; text is always quoted. The cells are those the appender takes (`FleetDb.append`), and
- * land the same.
+ * land the same. With `fileNumber`, the first column (the file) is written as that number instead, which the insert
+ * turns back into the file's name (`insertFromCsvSql`): a name repeated on every row costs more to parse than to look up.
  */
-export function rowsToCsv(spec: TableSpec, rows: readonly Row[]): string {
+export function rowsToCsv(spec: TableSpec, rows: readonly Row[], fileNumber?: number): string {
   const types = spec.columns.map(([, type]) => type);
+  const number = fileNumber === undefined ? undefined : String(fileNumber);
   let out = "";
   for (const row of rows) {
-    let line = cellCsv(types[0] as ColumnType, row[0] ?? null);
+    let line = number ?? cellCsv(types[0] as ColumnType, row[0] ?? null);
     for (let i = 1; i < types.length; i++) line += `,${cellCsv(types[i] as ColumnType, row[i] ?? null)}`;
     out += `${line}\n`;
   }
@@ -55,10 +57,22 @@ const READ: Record<ColumnType, [read: string, select: (c: string) => string]> = 
   "VARCHAR[]": ["VARCHAR", (c) => `from_json(${c}, '["VARCHAR"]')`],
 };
 
-/** `INSERT` of a `rowsToCsv` file into its table. */
-export function insertFromCsvSql(spec: TableSpec, path: string): string {
-  const columns = spec.columns.map(([, type], i) => `c${i}: '${READ[type][0]}'`).join(", ");
-  const select = spec.columns.map(([, type], i) => READ[type][1](`c${i}`)).join(", ");
-  const file = path.replaceAll("'", "''");
-  return `INSERT INTO ${spec.name} SELECT ${select} FROM read_csv('${file}', columns = {${columns}}, header = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, auto_detect = false, max_line_size = 1073741824)`;
+/** The files of a CSV written with file numbers: number `first + i` stands for `names[i]`. */
+export interface FileNumbers {
+  first: number;
+  names: readonly string[];
+}
+
+const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+/** `INSERT` of a `rowsToCsv` file into its table; `files` when its file column was written as numbers. */
+export function insertFromCsvSql(spec: TableSpec, path: string, files?: FileNumbers): string {
+  const read = (type: ColumnType, i: number) => (i === 0 && files ? "INTEGER" : READ[type][0]);
+  const columns = spec.columns.map(([, type], i) => `c${i}: '${read(type, i)}'`).join(", ");
+  const select = spec.columns
+    .map(([, type], i) =>
+      i === 0 && files ? `[${files.names.map(sqlString).join(", ")}][c0 - ${files.first - 1}]` : READ[type][1](`c${i}`),
+    )
+    .join(", ");
+  return `INSERT INTO ${spec.name} SELECT ${select} FROM read_csv(${sqlString(path)}, columns = {${columns}}, header = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, auto_detect = false, max_line_size = 1073741824)`;
 }

@@ -77,4 +77,38 @@ describe("rows through CSV", () => {
     expect(files).toEqual(expect.arrayContaining(["", "NULL", 'say "hi", then leave', "two\nlines\r\nand a CR\r"]));
     expect(files).toContain("lone \ufffd surrogate");
   });
+
+  it("with the file written as a number, land as the file's name, however hard the name", async () => {
+    const names = ["it's", 'say "hi", then', "two\nlines", "中文 · Ω", "lone \ud800 surrogate", "plain.jsonl"];
+    const first = 40;
+    const rows = emptyRows() as TableRows;
+    const csv = new Map<string, string>();
+    for (const name of TABLE_NAMES) {
+      const spec = TABLES[name] as TableSpec;
+      let text = "";
+      for (const [i, file] of names.entries()) {
+        const own = hardRows(spec).map((row) => [file, ...row.slice(1)]);
+        rows[name].push(...own);
+        text += rowsToCsv(spec, own, first + i);
+      }
+      csv.set(name, text);
+    }
+    const viaAppender = join(scratch, "numbered-appender.duckdb");
+    const viaCsv = join(scratch, "numbered-csv.duckdb");
+    const a = await FleetDb.open(viaAppender);
+    await a.append(rows);
+    a.close();
+    const b = await FleetDb.open(viaCsv);
+    for (const name of TABLE_NAMES) {
+      const path = join(scratch, `numbered-${name}.csv`);
+      writeFileSync(path, csv.get(name) as string);
+      await b.load(name, path, { first, names });
+    }
+    b.close();
+    const dump = TABLE_NAMES.map((name) => `SELECT * FROM ${name} ORDER BY ALL`);
+    const [appended, loaded] = [await queryDb(viaAppender, dump), await queryDb(viaCsv, dump)];
+    expect(loaded).toEqual(appended);
+    const [files] = await queryDb(viaCsv, ["SELECT DISTINCT file FROM requests ORDER BY file"]);
+    expect(files?.map((r) => r.file)).toHaveLength(names.length);
+  });
 });
