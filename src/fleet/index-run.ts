@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writevSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
@@ -192,7 +192,7 @@ async function indexWholeFiles(
     const files: [TableName, string][] = [];
     for (const [name, list] of chunks) {
       const path = join(spool, `${batches}-${name}.csv`);
-      writeFileSync(path, Buffer.concat(list));
+      writeAll(path, list);
       files.push([name, path]);
     }
     const numbers = { first, names };
@@ -235,6 +235,23 @@ async function indexWholeFiles(
     await writing.catch(() => {});
   }
   await writing;
+}
+
+/** The chunks one after another in a new file, written as they are rather than copied into one buffer first. */
+function writeAll(path: string, chunks: readonly Uint8Array[]): void {
+  const fd = openSync(path, "w");
+  try {
+    // At most 1024 pieces in one write (the system's limit).
+    for (let i = 0; i < chunks.length; i += 1024) {
+      const group = chunks.slice(i, i + 1024);
+      const size = group.reduce((sum, c) => sum + c.byteLength, 0);
+      const written = writevSync(fd, group);
+      // A file takes a whole write or fails; a short one means the disk is full.
+      if (written !== size) throw new Error(`${path}: wrote ${written} of ${size} bytes (is the disk full?)`);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** What the manifest holds: every file the database has indexed, as it stands after the commit. */
