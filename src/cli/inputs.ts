@@ -66,9 +66,10 @@ function statOf(path: string, shown: string) {
 /**
  * Files named on the command line; a folder stands for every `.jsonl` below it (like `~/.pi/agent/sessions`). Each
  * file is shown as given: `DIR/sub/x.jsonl` for one found below a folder named `DIR`. A folder with no session
- * file is bad input; a missing file is kept, to be reported as that file's failure.
+ * file is bad input; a missing file is kept, to be reported as that file's failure. The files below a folder come
+ * in order of their names at each level unless `ordered` is false.
  */
-export function expandInputs(paths: readonly string[], cwd: string): FileItem[] {
+export function expandInputs(paths: readonly string[], cwd: string, { ordered = true } = {}): FileItem[] {
   if (paths.length === 0) throw new UsageError("name at least one session file or folder");
   const files: FileItem[] = [];
   for (const given of paths) {
@@ -78,7 +79,7 @@ export function expandInputs(paths: readonly string[], cwd: string): FileItem[] 
       files.push({ path, shown: given });
       continue;
     }
-    const found = jsonlBelow(path, "");
+    const found = jsonlBelow(path, "", ordered);
     if (found.length === 0) throw new InputError("E_NO_SESSIONS", `${given}: no session files (*.jsonl) below it`);
     const base = join(given, ".");
     for (const [file, below] of found) files.push({ path: file, shown: base === "." ? below : inFolder(base, below) });
@@ -100,12 +101,14 @@ function byName(a: string, b: string): number {
 }
 
 /** Every `.jsonl` below `dir`, by name at each level: its path, and its path below the folder first named. */
-function jsonlBelow(dir: string, below: string): [path: string, below: string][] {
+function jsonlBelow(dir: string, below: string, ordered: boolean): [path: string, below: string][] {
   const out: [string, string][] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => byName(a.name, b.name))) {
+  const entries = readdirSync(dir, { withFileTypes: true });
+  if (ordered) entries.sort((a, b) => byName(a.name, b.name));
+  for (const entry of entries) {
     const path = inFolder(dir, entry.name);
     const name = below === "" ? entry.name : `${below}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...jsonlBelow(path, name));
+    if (entry.isDirectory()) out.push(...jsonlBelow(path, name, ordered));
     // A link named *.jsonl is a session too; a dangling one is then reported as unreadable, not skipped.
     else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".jsonl")) out.push([path, name]);
   }

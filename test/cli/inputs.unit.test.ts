@@ -60,6 +60,14 @@ describe("expandInputs", () => {
     expect(expandInputs([".."], join(sessions, "Sub"))).toEqual(reference("..", join(sessions, "Sub")));
   });
 
+  it("lists the same files, shown the same, when not asked to put them in order", () => {
+    const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : 1);
+    for (const given of ["sessions", "./sessions/", sessions]) {
+      const unordered = expandInputs([given], cwd, { ordered: false });
+      expect([...unordered].sort(byPath)).toEqual([...reference(given, cwd)].sort(byPath));
+    }
+  });
+
   it("joins a normalized folder and a plain name as path.join does", () => {
     for (const [folder, below] of [
       ["/", "a.jsonl"],

@@ -42,13 +42,15 @@ export const indexCommand: Command = {
   async run({ values, positionals, cwd }) {
     const db = values.db as string | undefined;
     if (!db) throw new UsageError("--db FILE.duckdb is required");
-    const items = expandInputs(positionals, cwd);
+    // Whether anything changed does not depend on the files' order: they are put in order only when it did.
+    const listed = expandInputs(positionals, cwd, { ordered: false });
     const bar = progressBar("index");
     try {
       const path = resolve(cwd, db);
       const options = { withText: values["with-text"] === true, progress: bar.update };
       // The indexer and DuckDB are loaded only when a file changed; the database opens while the indexer loads.
-      const summary = unchangedRun(path, items, options) ?? (await indexWithDatabase(path, items, options));
+      const summary =
+        unchangedRun(path, listed, options) ?? (await indexWithDatabase(path, expandInputs(positionals, cwd), options));
       summary.db = db;
       return { exitCode: 0, json: summary, text: formatIndex(summary) };
     } finally {
