@@ -62,17 +62,21 @@ export class FleetDb {
     return db;
   }
 
-  /**
-   * The tables, when missing. A database whose memo table still holds the memo itself (written before the memo moved
-   * to files beside it) is emptied, so that its files are indexed whole again.
-   */
+  /** The tables, when missing. */
   private async createTables(): Promise<void> {
-    const earlier = await this.query(
-      "SELECT 1 FROM duckdb_columns() WHERE table_name = '_memo' AND column_name = 'states' AND schema_name = 'main'",
-    );
-    const drop = earlier.length > 0 ? TABLE_NAMES.map((name) => `DROP TABLE IF EXISTS ${name}`) : [];
-    const create = TABLE_NAMES.map((name) => createTableSql(TABLES[name] as TableSpec));
-    await this.connection.run([...drop, ...create].join(";\n"));
+    await this.run(TABLE_NAMES.map((name) => createTableSql(TABLES[name] as TableSpec)).join(";\n"));
+  }
+
+  /** Every table emptied and made again as this version writes them. */
+  async recreateTables(): Promise<void> {
+    await this.run(TABLE_NAMES.map((name) => `DROP TABLE ${name}`).join(";\n"));
+    await this.createTables();
+  }
+
+  /** A query's rows, and the names of its columns (which rows alone do not give when there are none). */
+  async queryWithColumns(sql: string): Promise<{ columns: string[]; rows: Record<string, unknown>[] }> {
+    const reader = await this.connection.runAndReadAll(sql);
+    return { columns: reader.columnNames(), rows: reader.getRowObjectsJS() };
   }
 
   async query<T = Record<string, unknown>>(sql: string, values?: (string | number | boolean | null)[]): Promise<T[]> {

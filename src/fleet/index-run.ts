@@ -291,11 +291,17 @@ async function tryTail(
   }
 }
 
+/**
+ * The memo rows. A memo table of the earlier layout, which held the memos themselves (they are files beside the
+ * database now), empties the database: its files are then indexed whole.
+ */
 async function readMemos(db: FleetDb): Promise<Map<string, FileMemo>> {
-  const rows = await db.query<Record<string, unknown>>(
-    "SELECT file, path, size, mtime_ms, lines, header, session FROM _memo",
-  );
   const out = new Map<string, FileMemo>();
+  const { columns, rows } = await db.queryWithColumns("SELECT * FROM _memo");
+  if (columns.includes("states")) {
+    await db.recreateTables();
+    return out;
+  }
   for (const r of rows) {
     const file = r.file as string;
     const session = JSON.parse(r.session as string) as FileMemo["row"];
