@@ -98,6 +98,10 @@ async function indexChanges(
 ): Promise<IndexSummary> {
   const withText = options.withText === true;
   const summary = newSummary(dbPath, items);
+  // An in-memory database (an export's) has no later run to fold a tail: no memo is written for it.
+  const remember = (file: string, memo: Uint8Array | undefined) => {
+    if (memo && dbPath !== ":memory:") writeMemo(dbPath, file, memo);
+  };
   // A database indexed before may have tails to fold here: the fold loads while DuckDB opens.
   const tails = options.fresh ? null : import("./index-tail.js");
   tails?.catch(() => {});
@@ -123,7 +127,7 @@ async function indexChanges(
     const db = await ready;
     const tail = stat && memo.status !== "unreadable" ? await tryTail(dbPath, memo, withText, tails) : null;
     if (tail !== null && typeof tail !== "string") {
-      if (tail.memo) writeMemo(dbPath, memo.file, tail.memo);
+      remember(memo.file, tail.memo);
       await db.forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"]);
       await db.run("DELETE FROM diagnostics WHERE file = ? AND code = 'W_TORN_TAIL'", [memo.file]);
       for (const late of tail.lateResults) {
@@ -147,7 +151,7 @@ async function indexChanges(
   const spool = mkdtempSync(join(tmpdir(), "context-kit-index-"));
   try {
     await indexWholeFiles(ready, whole, withText, spool, (result) => {
-      if (result.memo) writeMemo(dbPath, result.file, result.memo);
+      remember(result.file, result.memo);
       if (result.how === "unreadable") summary.unreadable++;
       else summary.indexed++;
       tick();

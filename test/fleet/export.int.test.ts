@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -65,6 +65,9 @@ describe("export: Parquet for engines that scale, OTLP traces for observability 
     expect((await runCli(["index", "evidence-samples", "--db", db], { cwd: ROOT })).exitCode).toBe(0);
     const out = await runCli(["export", "evidence-samples", "--parquet", join(dir, "pq"), "--json"], { cwd: ROOT });
     expect(out.exitCode, out.stderr).toBe(0);
+    // The export's database lives in memory: nothing of it is left beside the files or where the command ran.
+    for (const where of [ROOT, process.cwd()])
+      expect(readdirSync(where).filter((n) => n.includes("memory"))).toEqual([]);
     const written = JSON.parse(out.stdout);
     expect(written.tables.find((t: { table: string }) => t.table === "requests").rows).toBeGreaterThan(0);
     const pq = join(dir, "pq");
