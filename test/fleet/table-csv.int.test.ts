@@ -3,13 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FleetDb } from "../../src/fleet/db.js";
-import { rowsToCsv } from "../../src/fleet/table-csv.js";
+import { type FileNumbers, rowsToCsv } from "../../src/fleet/table-csv.js";
 import {
   type Cell,
   type ColumnType,
   emptyRows,
   TABLE_NAMES,
   TABLES,
+  type TableName,
   type TableRows,
   type TableSpec,
 } from "../../src/fleet/tables.js";
@@ -52,24 +53,34 @@ function hardRows(spec: TableSpec): Cell[][] {
   );
 }
 
+/**
+ * The rows appended into one database and loaded from CSV into another (each table's CSV from `csvOf`, with `files`
+ * when it numbers its files): both databases' tables, sorted, and the CSV database's path.
+ */
+async function bothWays(tag: string, rows: TableRows, csvOf: (name: TableName) => string, files?: FileNumbers) {
+  const viaAppender = join(scratch, `${tag}-appender.duckdb`);
+  const viaCsv = join(scratch, `${tag}-csv.duckdb`);
+  const a = await FleetDb.open(viaAppender);
+  await a.append(rows);
+  a.close();
+  const b = await FleetDb.open(viaCsv);
+  for (const name of TABLE_NAMES) {
+    const path = join(scratch, `${tag}-${name}.csv`);
+    writeFileSync(path, csvOf(name));
+    await b.load(name, path, files);
+  }
+  b.close();
+  const dump = TABLE_NAMES.map((name) => `SELECT * FROM ${name} ORDER BY ALL`);
+  return { appended: await queryDb(viaAppender, dump), loaded: await queryDb(viaCsv, dump), viaCsv };
+}
+
 describe("rows through CSV", () => {
   it("land in every table exactly as the appender lands them, for every kind of hard cell", async () => {
     const rows = emptyRows() as TableRows;
     for (const name of TABLE_NAMES) rows[name].push(...hardRows(TABLES[name] as TableSpec));
-    const viaAppender = join(scratch, "appender.duckdb");
-    const viaCsv = join(scratch, "csv.duckdb");
-    const a = await FleetDb.open(viaAppender);
-    await a.append(rows);
-    a.close();
-    const b = await FleetDb.open(viaCsv);
-    for (const name of TABLE_NAMES) {
-      const csv = join(scratch, `${name}.csv`);
-      writeFileSync(csv, rowsToCsv(TABLES[name] as TableSpec, rows[name]));
-      await b.load(name, csv);
-    }
-    b.close();
-    const dump = TABLE_NAMES.map((name) => `SELECT * FROM ${name} ORDER BY ALL`);
-    const [appended, loaded] = [await queryDb(viaAppender, dump), await queryDb(viaCsv, dump)];
+    const { appended, loaded, viaCsv } = await bothWays("named", rows, (name) =>
+      rowsToCsv(TABLES[name] as TableSpec, rows[name]),
+    );
     expect(loaded).toEqual(appended);
     for (const [i, name] of TABLE_NAMES.entries()) expect(loaded[i], name).toHaveLength(rows[name].length);
     const [strings] = await queryDb(viaCsv, ["SELECT DISTINCT file FROM sessions WHERE file IS NOT NULL"]);
@@ -93,20 +104,8 @@ describe("rows through CSV", () => {
       }
       csv.set(name, text);
     }
-    const viaAppender = join(scratch, "numbered-appender.duckdb");
-    const viaCsv = join(scratch, "numbered-csv.duckdb");
-    const a = await FleetDb.open(viaAppender);
-    await a.append(rows);
-    a.close();
-    const b = await FleetDb.open(viaCsv);
-    for (const name of TABLE_NAMES) {
-      const path = join(scratch, `numbered-${name}.csv`);
-      writeFileSync(path, csv.get(name) as string);
-      await b.load(name, path, { first, names });
-    }
-    b.close();
-    const dump = TABLE_NAMES.map((name) => `SELECT * FROM ${name} ORDER BY ALL`);
-    const [appended, loaded] = [await queryDb(viaAppender, dump), await queryDb(viaCsv, dump)];
+    const numbers = { first, names };
+    const { appended, loaded, viaCsv } = await bothWays("numbered", rows, (name) => csv.get(name) as string, numbers);
     expect(loaded).toEqual(appended);
     const [files] = await queryDb(viaCsv, ["SELECT DISTINCT file FROM requests ORDER BY file"]);
     expect(files?.map((r) => r.file)).toHaveLength(names.length);
