@@ -13,6 +13,7 @@ import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
+import { type FileIndexCsv, packParts } from "./index-bytes.js";
 import { packMemo } from "./memo-files.js";
 import type { Links } from "./memo-links.js";
 import { rowsToCsv } from "./table-csv.js";
@@ -69,25 +70,15 @@ function reusedBuffer(size: number): Buffer {
   return reused.subarray(0, size);
 }
 
-/** A file's index with each table's rows as CSV bytes (what a pool worker posts back; the bytes move, not copied). */
-export interface FileIndexCsv {
-  file: string;
-  how: FileIndex["how"];
-  tables: Partial<Record<TableName, Uint8Array>>;
-  memo?: Uint8Array;
-}
-
-const utf8 = new TextEncoder();
-
 /** `fileNumber`: the number written for the file in every row (see `rowsToCsv`); its name when not given. */
 export function indexCsv(path: string, shown: string, withText: boolean, fileNumber?: number): FileIndexCsv {
   const index = indexWhole(path, shown, withText);
-  const tables: FileIndexCsv["tables"] = {};
+  const texts: [TableName, string][] = [];
   for (const name of TABLE_NAMES) {
     const rows = index.rows[name];
-    if (rows.length > 0) tables[name] = utf8.encode(rowsToCsv(TABLES[name] as TableSpec, rows, fileNumber));
+    if (rows.length > 0) texts.push([name, rowsToCsv(TABLES[name] as TableSpec, rows, fileNumber)]);
   }
-  return { file: index.file, how: index.how, tables, ...(index.memo ? { memo: index.memo } : {}) };
+  return { file: index.file, how: index.how, ...packParts(texts, index.memo) };
 }
 
 /** The whole-file index of one session file (what a file-pool worker runs), the file numbered by its position. */

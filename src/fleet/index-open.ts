@@ -15,14 +15,16 @@ export interface OpeningIndex {
  * commit) and DuckDB opens on its own thread while the workers fold. One DuckDB thread: the fold workers keep both
  * cores busy, and a second thread only costs switching between them.
  */
-export function openForIndex(dbPath: string): OpeningIndex {
+export function openForIndex(dbPath: string, withText = false): OpeningIndex {
   removeManifest(dbPath);
   const folder = statSync(dirname(dbPath), { throwIfNoEntry: false });
   const fresh = !existsSync(dbPath) && folder?.isDirectory() === true;
   // Memos of a database that is gone describe nothing now.
   if (fresh) removeMemos(dbPath);
   // Loading DuckDB's library holds the main thread for a while: it waits until the caller has started its workers.
-  const opening = new Promise((ready) => setImmediate(ready)).then(() => FleetDb.open(dbPath, false, 1));
+  const opening = new Promise((ready) => setImmediate(ready)).then(() =>
+    FleetDb.open(dbPath, { threads: 1, compressStrings: withText }),
+  );
   // Awaited by the run; a failure to open must not surface as unhandled before then.
   opening.catch(() => {});
   return { fresh, opening };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import type { FleetDb } from "./db.js";
-import type { FileIndexCsv } from "./index-file.js";
+import { csvParts, type FileIndexCsv } from "./index-bytes.js";
 import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
 import type { FileMemo, TailIndex } from "./index-tail.js";
@@ -40,7 +40,7 @@ export async function indexChanged(
   dbPath: string,
   items: readonly FileItem[],
   options: IndexOptions = {},
-  opened: OpeningIndex = openForIndex(dbPath),
+  opened: OpeningIndex = openForIndex(dbPath, options.withText),
 ) {
   const { fresh } = opened;
   let db: FleetDb | null = null;
@@ -150,8 +150,8 @@ async function indexChanges(
   if (stale.length > 0) await forgetFiles(await ready, stale);
   const spool = mkdtempSync(join(tmpdir(), "context-kit-index-"));
   try {
-    await indexWholeFiles(ready, whole, withText, spool, (result) => {
-      remember(result.file, result.memo);
+    await indexWholeFiles(ready, whole, withText, spool, (result, memo) => {
+      remember(result.file, memo);
       if (result.how === "unreadable") summary.unreadable++;
       else summary.indexed++;
       tick();
@@ -171,7 +171,7 @@ async function indexWholeFiles(
   items: readonly FileItem[],
   withText: boolean,
   spool: string,
-  onFile: (result: FileIndexCsv) => void,
+  onFile: (result: FileIndexCsv, memo: Uint8Array | undefined) => void,
 ): Promise<void> {
   let chunks = new Map<TableName, Uint8Array[]>();
   // The rows name their file by its position in `items`: the batch's files, from the first one's position.
@@ -180,16 +180,21 @@ async function indexWholeFiles(
   let received = 0;
   let batches = 0;
   let writing: Promise<unknown> = ready;
-  const write = (result: FileIndexCsv, index: number) => {
+  // The file's memo goes to `onFile`, each table's rows to the batch's chunks.
+  const take = (result: FileIndexCsv, index: number) => {
     if (names.length === 0) first = index;
     names.push(result.file);
-    for (const name of TABLE_NAMES) {
-      const bytes = result.tables[name];
-      if (bytes === undefined) continue;
+    let memo: Uint8Array | undefined;
+    for (const [name, bytes] of csvParts(result)) {
+      if (name === "memo") {
+        memo = bytes;
+        continue;
+      }
       const list = chunks.get(name);
       if (list === undefined) chunks.set(name, [bytes]);
       else list.push(bytes);
     }
+    onFile(result, memo);
   };
   // Each table's rows of a batch go to its file in one write.
   const flush = () => {
@@ -224,8 +229,7 @@ async function indexWholeFiles(
     items,
     {
       onResult: (result, index) => {
-        onFile(result);
-        write(result, index);
+        take(result, index);
         const remaining = items.length - ++received;
         if (names.length >= Math.max(LAST_BATCH_FILES, Math.min(BATCH_FILES, remaining))) flush();
       },

@@ -24,7 +24,7 @@ export interface FleetStats {
 const rate = (n: number, of: number) => (of === 0 ? 0 : Math.round((n / of) * 1000) / 1000);
 
 export async function fleetStats(path: string, shown = path, top = 10): Promise<FleetStats> {
-  const db = await FleetDb.open(path, true);
+  const db = await FleetDb.open(path, { readOnly: true });
   try {
     const num = (v: unknown) => Number(v ?? 0);
     const [s] = await db.query(

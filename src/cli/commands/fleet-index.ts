@@ -19,7 +19,7 @@ async function indexWithDatabase(path: string, items: FileItem[], options: Index
     import("../../fleet/index-open.js"),
     import("../../fleet/index-run.js"),
   ]);
-  return indexChanged(path, items, options, openForIndex(path));
+  return indexChanged(path, items, options, openForIndex(path, options.withText));
 }
 
 export const indexCommand: Command = {
