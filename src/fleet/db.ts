@@ -52,7 +52,7 @@ export class FleetDb {
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
-    api: DuckDB,
+    private readonly api: DuckDB,
   ) {
     this.listType = api.LIST(api.VARCHAR);
   }
@@ -104,7 +104,8 @@ export class FleetDb {
 
   /** Inserts a table's rows from a CSV file (`rowsToCsv`), parsed by DuckDB's own threads. */
   async load(name: TableName, csvPath: string, files?: FileNumbers): Promise<void> {
-    await this.run(insertFromCsvSql(TABLES[name] as TableSpec, csvPath, files));
+    const sql = insertFromCsvSql(TABLES[name] as TableSpec, csvPath, files);
+    await this.connection.run(sql, files ? [this.api.listValue([...files.names])] : undefined);
   }
 
   /** Appends every table's rows (one appender per table): for a few rows, where a file would cost more. */
