@@ -20,6 +20,10 @@ export function packageRoot(): string {
   }
 }
 
+let version: string | undefined;
+
+/** The kit's version, read once (`check` asks for it for every file). */
 export function kitVersion(): string {
-  return JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")).version;
+  version ??= JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")).version as string;
+  return version;
 }
