@@ -1,5 +1,7 @@
-import type { FileIndex } from "./index-file.js";
 import type { TableName } from "./tables.js";
+
+/** How a file was indexed: whole, by its new tail only, not at all (unchanged), or not (unreadable). */
+export type IndexHow = "indexed" | "appended" | "unchanged" | "unreadable";
 
 /**
  * A file's index as bytes (what a pool worker posts back): each table's rows as CSV, then the memo, one after another
@@ -7,7 +9,7 @@ import type { TableName } from "./tables.js";
  */
 export interface FileIndexCsv {
   file: string;
-  how: FileIndex["how"];
+  how: IndexHow;
   bytes: Uint8Array;
   /** The parts of `bytes` in order, each with the offset it ends at. */
   parts: [part: TableName | "memo", end: number][];

@@ -13,7 +13,7 @@ import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
-import { type FileIndexCsv, packParts } from "./index-bytes.js";
+import { type FileIndexCsv, type IndexHow, packParts } from "./index-bytes.js";
 import { packMemo } from "./memo-files.js";
 import type { Links } from "./memo-links.js";
 import { rowsToCsv } from "./table-csv.js";
@@ -23,8 +23,7 @@ import { emptyRows, type Row, TABLE_NAMES, TABLES, type TableName, type TableRow
 export interface FileIndex {
   file: string;
   path: string;
-  /** `indexed` (whole), `appended` (its new tail only), `unchanged`, or `unreadable`. */
-  how: "indexed" | "appended" | "unchanged" | "unreadable";
+  how: IndexHow;
   /** Why a file that had been indexed before was indexed whole again, if it was. */
   note?: string;
   rows: TableRows;
