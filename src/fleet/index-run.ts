@@ -8,7 +8,7 @@ import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
 import type { FileMemo, TailIndex } from "./index-tail.js";
 import { type ManifestFile, writeManifest } from "./manifest.js";
-import { readMemo, writeMemo } from "./memo-files.js";
+import { MemoStore } from "./memo-files.js";
 import { TABLE_NAMES, type TableName } from "./tables.js";
 
 /**
@@ -96,11 +96,29 @@ async function indexChanges(
   items: readonly FileItem[],
   options: IndexOptions & { fresh?: boolean },
 ): Promise<IndexSummary> {
+  // An in-memory database (an export's) has no later run to fold a tail: no memo is written for it.
+  const store = dbPath === ":memory:" ? null : MemoStore.open(dbPath);
+  try {
+    const summary = await indexChangesWith(ready, dbPath, items, options, store);
+    store?.finish();
+    return summary;
+  } catch (error) {
+    store?.abandon();
+    throw error;
+  }
+}
+
+async function indexChangesWith(
+  ready: Promise<FleetDb>,
+  dbPath: string,
+  items: readonly FileItem[],
+  options: IndexOptions & { fresh?: boolean },
+  store: MemoStore | null,
+): Promise<IndexSummary> {
   const withText = options.withText === true;
   const summary = newSummary(dbPath, items);
-  // An in-memory database (an export's) has no later run to fold a tail: no memo is written for it.
   const remember = (file: string, memo: Uint8Array | undefined) => {
-    if (memo && dbPath !== ":memory:") writeMemo(dbPath, file, memo);
+    if (memo) store?.write(file, memo);
   };
   // A database indexed before may have tails to fold here: the fold loads while DuckDB opens.
   const tails = options.fresh ? null : import("./index-tail.js");
@@ -125,7 +143,7 @@ async function indexChanges(
       continue;
     }
     const db = await ready;
-    const tail = stat && memo.status !== "unreadable" ? await tryTail(dbPath, memo, withText, tails) : null;
+    const tail = stat && store && memo.status !== "unreadable" ? await tryTail(store, memo, withText, tails) : null;
     if (tail !== null && typeof tail !== "string") {
       remember(memo.file, tail.memo);
       await db.forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"]);
@@ -282,12 +300,12 @@ async function manifestFiles(db: FleetDb): Promise<Record<string, ManifestFile>>
 
 /** The file's appended tail indexed, or why it cannot be. */
 async function tryTail(
-  dbPath: string,
+  store: MemoStore,
   memo: FileMemo,
   withText: boolean,
   tails: Promise<typeof import("./index-tail.js")> | null,
 ): Promise<TailIndex | string> {
-  const remembered = readMemo(dbPath, memo.file, memo.sha256, memo.indexedBytes);
+  const remembered = store.read(memo.file, memo.sha256, memo.indexedBytes);
   if (remembered === null) return "its memo beside the database is missing or out of date";
   const { indexTail, NotAnAppend } = await (tails ?? import("./index-tail.js"));
   try {
