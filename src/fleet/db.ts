@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../cli/command.js";
@@ -104,7 +105,7 @@ export class FleetDb {
 
   /** Inserts a table's rows from a CSV file (`rowsToCsv`), parsed by DuckDB's own threads. */
   async load(name: TableName, csvPath: string, files?: FileNumbers): Promise<void> {
-    const sql = insertFromCsvSql(TABLES[name] as TableSpec, csvPath, files);
+    const sql = insertFromCsvSql(TABLES[name] as TableSpec, csvPath, statSync(csvPath).size, files);
     await this.connection.run(sql, files ? [this.api.listValue([...files.names])] : undefined);
   }
 

@@ -63,18 +63,23 @@ export interface FileNumbers {
   names: readonly string[];
 }
 
+/** DuckDB's own default line limit, kept as the least. */
+const MIN_LINE_BYTES = 2 << 20;
+
 const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /**
- * `INSERT` of a `rowsToCsv` file into its table; `files` when its file column was written as numbers, and then the
- * statement takes the list of names as its parameter `$1` (bound as a value: written into the statement as a list of
- * literals, 250 names cost DuckDB about 10 ms to parse and bind, for every table).
+ * `INSERT` of a `rowsToCsv` file of `bytes` bytes into its table; `files` when its file column was written as numbers,
+ * and then the statement takes the list of names as its parameter `$1` (bound as a value: written into the statement
+ * as a list of literals, 250 names cost DuckDB about 10 ms to parse and bind, for every table). No row is longer than
+ * the file: the reader's buffers are sized from it (a fixed 1 GiB line limit cost each statement about 5 ms).
  */
-export function insertFromCsvSql(spec: TableSpec, path: string, files?: FileNumbers): string {
+export function insertFromCsvSql(spec: TableSpec, path: string, bytes: number, files?: FileNumbers): string {
+  const line = Math.max(MIN_LINE_BYTES, bytes);
   const read = (type: ColumnType, i: number) => (i === 0 && files ? "INTEGER" : READ[type][0]);
   const columns = spec.columns.map(([, type], i) => `c${i}: '${read(type, i)}'`).join(", ");
   const select = spec.columns
     .map(([, type], i) => (i === 0 && files ? `$1[c0 - ${files.first - 1}]` : READ[type][1](`c${i}`)))
     .join(", ");
-  return `INSERT INTO ${spec.name} SELECT ${select} FROM read_csv(${sqlString(path)}, columns = {${columns}}, header = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, auto_detect = false, max_line_size = 1073741824)`;
+  return `INSERT INTO ${spec.name} SELECT ${select} FROM read_csv(${sqlString(path)}, columns = {${columns}}, header = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, auto_detect = false, max_line_size = ${line}, buffer_size = ${2 * line})`;
 }

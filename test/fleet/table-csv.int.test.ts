@@ -89,6 +89,29 @@ describe("rows through CSV", () => {
     expect(files).toContain("lone \ufffd surrogate");
   });
 
+  it("land when one row is longer than DuckDB's default line limit, alone in its file or after short rows", async () => {
+    const spec = TABLES.requests as TableSpec;
+    const text = `${'a reply with "quotes", commas\nand lines, '.repeat(90_000)}中文 ✓`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(3 << 20);
+    const long: Cell[] = spec.columns.map(([column]) =>
+      column === "text" ? text : column === "file" ? "f.jsonl" : null,
+    );
+    const short = hardRows(spec);
+    const rows = emptyRows() as TableRows;
+    rows.requests.push(long, ...short, long);
+    const alone = emptyRows() as TableRows;
+    alone.requests.push(long);
+    for (const [tag, set] of [
+      ["long-after-short", rows],
+      ["long-alone", alone],
+    ] as const) {
+      const { appended, loaded } = await bothWays(tag, set, (name) => rowsToCsv(TABLES[name] as TableSpec, set[name]));
+      expect(loaded).toEqual(appended);
+      const texts = (loaded[TABLE_NAMES.indexOf("requests")] ?? []).map((r) => r.text);
+      expect(texts.filter((t) => t === text)).toHaveLength(set === rows ? 2 : 1);
+    }
+  });
+
   it("with the file written as a number, land as the file's name, however hard the name", async () => {
     const names = ["it's", 'say "hi", then', "two\nlines", "中文 · Ω", "lone \ud800 surrogate", "plain.jsonl"];
     const first = 40;
