@@ -16,7 +16,7 @@ export interface Memo {
 }
 
 interface MemoFile {
-  v: 1;
+  v: 2;
   sha256: string;
   indexedBytes: number;
   states: Record<string, KitState>;
@@ -33,7 +33,7 @@ function memoPath(dbPath: string, file: string): string {
 
 /** The memo of a file's indexed prefix, as the bytes its memo file holds. */
 export function packMemo(sha256: string, indexedBytes: number, memo: Memo): Uint8Array {
-  const value: MemoFile = { v: 1, sha256, indexedBytes, states: memo.states, links: packLinks(memo.links) };
+  const value: MemoFile = { v: 2, sha256, indexedBytes, states: memo.states, links: packLinks(memo.links) };
   return Buffer.from(JSON.stringify(value));
 }
 
@@ -57,7 +57,7 @@ export function readMemo(dbPath: string, file: string, sha256: string, indexedBy
   } catch {
     return null;
   }
-  if (value?.v !== 1 || value.sha256 !== sha256 || value.indexedBytes !== indexedBytes) return null;
+  if (value?.v !== 2 || value.sha256 !== sha256 || value.indexedBytes !== indexedBytes) return null;
   return { states: value.states, links: unpackLinks(value.links) };
 }
 
