@@ -50,6 +50,11 @@ function same(a: ToolCallRecord, b: ToolCallRecord, compare: ResultComparer): bo
   return compare.sameCall(a, b) && compare.sameResult(a, b);
 }
 
+/** The same call, and with `results` the same result too. */
+function matches(a: ToolCallRecord, b: ToolCallRecord, compare: ResultComparer, results: boolean): boolean {
+  return results ? same(a, b, compare) : compare.sameCall(a, b);
+}
+
 /** How many of the latest calls the detector reads. */
 export function windowOf(recent: CallList | null): number {
   return recent === null ? 0 : Math.min(recent.length, TOOL_LOOP_THRESHOLDS.window);
@@ -61,21 +66,22 @@ function alternation(recent: CallList, n: number, compare: ResultComparer): numb
   const b = recent.earlier?.call;
   if (n < 2 || !b || compare.sameCall(a, b)) return 0;
   if (a.change === "new" || b.change === "new") return 0;
-  // Each call against the one two after it, going back from the third latest.
-  const alternating = (matches: (x: ToolCallRecord, y: ToolCallRecord) => boolean) => {
-    let length = 2;
-    let x = (recent.earlier as CallList).earlier;
-    let y: CallList = recent;
-    while (length < n && matches((x as CallList).call, y.call)) {
-      length++;
-      x = (x as CallList).earlier;
-      y = y.earlier as CallList;
-    }
-    return length;
-  };
   // Calls alone bound the length from above: results are compared only when that bound can make a ping-pong.
-  const bound = alternating((x, y) => compare.sameCall(x, y));
-  return bound < 2 * TOOL_LOOP_THRESHOLDS.pingPongCycles ? bound : alternating((x, y) => same(x, y, compare));
+  const bound = alternating(recent, n, compare, false);
+  return bound < 2 * TOOL_LOOP_THRESHOLDS.pingPongCycles ? bound : alternating(recent, n, compare, true);
+}
+
+/** How many of the latest calls each match the call two after it (at least the latest two). */
+function alternating(recent: CallList, n: number, compare: ResultComparer, results: boolean): number {
+  let length = 2;
+  let x = (recent.earlier as CallList).earlier;
+  let y = recent;
+  while (length < n && matches((x as CallList).call, y.call, compare, results)) {
+    length++;
+    x = (x as CallList).earlier;
+    y = y.earlier as CallList;
+  }
+  return length;
 }
 
 /** A successful write or edit that left no file in a new state: it neither breaks nor resets a run. */
@@ -103,13 +109,14 @@ const SHORTEST_RUN = Math.min(
 );
 
 /**
- * The run the last call ends: the calls `matches` pairs with it, going back past idle writes; and how many of the
- * latest calls reach back to its first.
+ * The run the last call ends: the calls that match it (with `results`, their results too), going back past idle
+ * writes; and how many of the latest calls reach back to its first.
  */
 function runWithLast(
   recent: CallList,
   n: number,
-  matches: (r: ToolCallRecord) => boolean,
+  compare: ResultComparer,
+  results: boolean,
 ): { run: number; length: number } {
   const last = recent.call;
   let run = 1;
@@ -117,7 +124,7 @@ function runWithLast(
   let cell = recent.earlier;
   for (let back = 1; back < n; back++, cell = (cell as CallList).earlier) {
     const r = (cell as CallList).call;
-    if (matches(r)) {
+    if (matches(r, last, compare, results)) {
       run++;
       length = back + 1;
     } else if (!idle(r) || idle(last)) break;
@@ -139,8 +146,8 @@ export function findLoop(
   const last = recent.call;
   const t = TOOL_LOOP_THRESHOLDS;
   // Calls alone bound the run from above: results are compared only when that bound reaches a length a rule needs.
-  const bound = runWithLast(recent, n, (r) => compare.sameCall(r, last));
-  const { run, length } = bound.run < SHORTEST_RUN ? bound : runWithLast(recent, n, (r) => same(r, last, compare));
+  const bound = runWithLast(recent, n, compare, false);
+  const { run, length } = bound.run < SHORTEST_RUN ? bound : runWithLast(recent, n, compare, true);
   if (afterBoundary !== null && length === run) {
     if (afterBoundary >= t.postCompactionEachSide && run >= afterBoundary + t.postCompactionEachSide) {
       return { kind: "post-compaction", length: run };

@@ -21,8 +21,10 @@ export interface ToolLoopDetector extends ResultComparer {
   /** A successful write or edit, as the tool reports it. */
   madeProgress(result: ToolResultRef): boolean;
   /** The file state a write or edit leaves (and, for an edit, the text it replaced); null for other calls. */
-  fileStates(tool: string, args: unknown): { path: string; before: string | null; after: string } | null;
+  fileStates(tool: string, args: unknown): FileStates | null;
 }
+
+type FileStates = { path: string; before: string | null; after: string };
 
 /** Loop markers allowed per user request; a loop that goes on after one is refused and stopped. */
 export const MAX_LOOP_MARKERS = 1;
@@ -72,6 +74,7 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
   class CallRecord implements ToolCallRecord {
     readonly #call: PendingCall | null;
     readonly #key: string | null;
+    #fileStates: FileStates | null | undefined;
     readonly change: "new" | "seen" | null;
     constructor(
       call: PendingCall | null,
@@ -92,7 +95,16 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     get key(): string {
       return this.#key ?? (this.#call as PendingCall).key;
     }
+    /** The file states it leaves, built once: every later write or edit in the window is compared with them. */
+    get fileStates(): FileStates | null {
+      if (this.#fileStates === undefined) this.#fileStates = detector.fileStates(this.tool, this.args);
+      return this.#fileStates;
+    }
   }
+
+  /** A record's file states (a record read back from a memo file is plain data). */
+  const fileStatesOf = (r: ToolCallRecord) =>
+    r instanceof CallRecord ? r.fileStates : detector.fileStates(r.tool, r.args);
 
   const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
     const recent = withLatest(state.runsEnded ? null : state.recent, record, TOOL_LOOP_THRESHOLDS.window);
@@ -133,13 +145,13 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
   /** Whether a write or edit with this result left a file in a state not already seen in the latest calls. */
   function changeOf(recent: CallList | null, call: ToolCallRecord) {
     if (!detector.madeProgress(call)) return null;
-    const states = detector.fileStates(call.tool, call.args);
+    const states = fileStatesOf(call);
     if (states === null) return "new";
     let cell = recent;
     for (let n = windowOf(recent); n > 0; n--, cell = (cell as CallList).earlier) {
       const r = (cell as CallList).call;
       if (r.change === null) continue;
-      const earlier = detector.fileStates(r.tool, r.args);
+      const earlier = fileStatesOf(r);
       if (earlier?.path === states.path && (earlier.after === states.after || earlier.before === states.after)) {
         return "seen";
       }

@@ -71,7 +71,7 @@ export function toEvent(entry: SessionEntry): KitEvent {
       if (message.role === "toolResult") {
         const nested = nestedCallsOf((message as { nestedCalls?: unknown }).nestedCalls);
         const cancelled = message.isError === true && isCancelledResult(message.content);
-        return {
+        const event: Extract<KitEvent, { kind: "toolResult" }> = {
           kind: "toolResult",
           entryId,
           toolCallId: String(message.toolCallId),
@@ -79,9 +79,11 @@ export function toEvent(entry: SessionEntry): KitEvent {
           isError: message.isError === true,
           details: message.details,
           content: message.content,
-          ...(nested ? { nested } : {}),
-          ...(cancelled ? { cancelled: true as const } : {}),
         };
+        // Set only when present, not spread in: a spread builds an object to copy from on every result.
+        if (nested) event.nested = nested;
+        if (cancelled) event.cancelled = true;
+        return event;
       }
       if (message.role === "custom") return { kind: "hostMessage", entryId };
       return { kind: "other", entryId };
