@@ -51,11 +51,15 @@ export function toEvent(entry: SessionEntry): KitEvent {
       if (message.role === "user") return { kind: "user", entryId };
       if (message.role === "assistant") {
         const content = Array.isArray(message.content) ? message.content : [];
-        const toolCalls: ToolCallRef[] = [];
+        // Sized before it is filled: an array grown from empty by push takes room for 17 calls.
+        let count = 0;
+        for (const b of content) if (b?.type === "toolCall") count++;
+        const toolCalls = new Array<ToolCallRef>(count);
+        let i = 0;
         for (const b of content) {
           if (b?.type !== "toolCall") continue;
           const call = b as { id: unknown; name: unknown; arguments?: unknown };
-          toolCalls.push({ id: String(call.id), name: String(call.name ?? ""), args: call.arguments ?? {} });
+          toolCalls[i++] = { id: String(call.id), name: String(call.name ?? ""), args: call.arguments ?? {} };
         }
         return {
           kind: "assistant",
