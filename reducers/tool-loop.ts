@@ -1,5 +1,5 @@
 import { latestCalls, withLatest } from "./call-list.js";
-import type { KitEvent } from "./contract/events.js";
+import type { KitEvent, ToolCallRef } from "./contract/events.js";
 import type { ToolLoopReport } from "./contract/kit-entries.js";
 import { isHostEcho } from "./host-echo.js";
 import { exhaustive } from "./session.js";
@@ -102,6 +102,17 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     }
   }
 
+  /** A message's calls, waiting for their results (a loop, not `map`: no function made per message). */
+  const pendingCalls = (calls: readonly ToolCallRef[], entryId: string): readonly PendingToolCall[] => {
+    if (calls.length === 0) return EMPTY_PENDING;
+    const pending = new Array<PendingCall>(calls.length);
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i] as ToolCallRef;
+      pending[i] = new PendingCall(call.id, call.name, call.args, entryId);
+    }
+    return pending;
+  };
+
   /** A record's file states (a record read back from a memo file is plain data). */
   const fileStatesOf = (r: ToolCallRecord) =>
     r instanceof CallRecord ? r.fileStates : detector.fileStates(r.tool, r.args);
@@ -171,9 +182,8 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
         if (isHostEcho(event.provider, event.model)) return state;
         // A list, not an object keyed by call ids: a message makes a few calls, and ids as keys cost a shape each.
-        const pending = event.toolCalls.map((call) => new PendingCall(call.id, call.name, call.args, event.entryId));
         return {
-          pending: pending.length === 0 ? EMPTY_PENDING : pending,
+          pending: pendingCalls(event.toolCalls, event.entryId),
           recent: state.recent,
           afterBoundary: state.afterBoundary,
           loop: state.loop,
