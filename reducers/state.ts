@@ -76,17 +76,26 @@ export interface RecoverySlice {
   stopped: boolean;
 }
 
-/** A tool call with its result, as the loop detector keeps it. */
-export interface ToolCallRecord {
+/** A tool call with its result (the record is the result the detector compares), as the loop detector keeps it. */
+export interface ToolCallRecord extends ToolResultRef {
   /** Canonical call: the tool name and its arguments, key order and formatting ignored. */
   key: string;
-  tool: string;
-  args: unknown;
-  result: ToolResultRef;
   callEntryId: string;
   resultEntryId: string;
   /** For a successful write or edit: whether it left a file in a state not already seen in the run ("new"). */
   change: "new" | "seen" | null;
+}
+
+/**
+ * The latest calls, newest first: a persistent list whose cells the states after them share, so a call adds one cell
+ * instead of copying the window. The detector reads the latest `TOOL_LOOP_THRESHOLDS.window` cells of it.
+ */
+export interface CallList {
+  call: ToolCallRecord;
+  /** The calls before it; null at the start of a run or past the cells kept. */
+  earlier: CallList | null;
+  /** Cells in the list from this one back. */
+  length: number;
 }
 
 /** One loop episode on a branch, from the call where it formed to where it ended or the branch ends. */
@@ -124,10 +133,10 @@ export interface PendingToolCall {
 export interface ToolLoopSlice {
   /** Calls of the latest assistant message still waiting for their results, in order. */
   pending: readonly PendingToolCall[];
-  /** The latest calls with their results, oldest first (a bounded window). */
-  recent: ToolCallRecord[];
-  /** Index in `recent` of the first call after the latest compaction or branch summary; null without one there. */
-  boundary: number | null;
+  /** The latest calls with their results, newest first; null before the first. */
+  recent: CallList | null;
+  /** Calls after the latest compaction or branch summary while a call before it is in the window; null otherwise. */
+  afterBoundary: number | null;
   /** The loop the branch ends in: its kind and how many of the latest calls make it. */
   loop: { kind: ToolLoopKind; length: number } | null;
   /** The latest loop marker on the branch and the request it was appended in. */

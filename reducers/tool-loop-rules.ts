@@ -1,5 +1,5 @@
 import type { ToolLoopKind } from "./contract/kit-entries.js";
-import type { ToolCallRecord, ToolResultRef } from "./state.js";
+import type { CallList, ToolCallRecord, ToolResultRef } from "./state.js";
 
 /**
  * What counts as a tool-call loop: the one place its thresholds live. A call is the tool name with its canonical
@@ -47,39 +47,54 @@ export interface LoopMatch {
 }
 
 function same(a: ToolCallRecord, b: ToolCallRecord, compare: ResultComparer): boolean {
-  return compare.sameCall(a, b) && compare.sameResult(a.result, b.result);
+  return compare.sameCall(a, b) && compare.sameResult(a, b);
+}
+
+/** The same call, and with `results` the same result too. */
+function matches(a: ToolCallRecord, b: ToolCallRecord, compare: ResultComparer, results: boolean): boolean {
+  return results ? same(a, b, compare) : compare.sameCall(a, b);
+}
+
+/** How many of the latest calls the detector reads. */
+export function windowOf(recent: CallList | null): number {
+  return recent === null ? 0 : Math.min(recent.length, TOOL_LOOP_THRESHOLDS.window);
 }
 
 /** The latest calls that alternate between two different calls with unchanged results. */
-function alternation(recent: readonly ToolCallRecord[], compare: ResultComparer): number {
-  const n = recent.length;
-  const a = recent[n - 1];
-  const b = recent[n - 2];
-  if (!a || !b || compare.sameCall(a, b)) return 0;
+function alternation(recent: CallList, n: number, compare: ResultComparer): number {
+  const a = recent.call;
+  const b = recent.earlier?.call;
+  if (n < 2 || !b || compare.sameCall(a, b)) return 0;
   if (a.change === "new" || b.change === "new") return 0;
-  const alternating = (matches: (x: ToolCallRecord, y: ToolCallRecord) => boolean) => {
-    let length = 2;
-    while (length < n && matches(recent[n - 1 - length] as ToolCallRecord, recent[n + 1 - length] as ToolCallRecord))
-      length++;
-    return length;
-  };
   // Calls alone bound the length from above: results are compared only when that bound can make a ping-pong.
-  const bound = alternating((x, y) => compare.sameCall(x, y));
-  return bound < 2 * TOOL_LOOP_THRESHOLDS.pingPongCycles ? bound : alternating((x, y) => same(x, y, compare));
+  const bound = alternating(recent, n, compare, false);
+  return bound < 2 * TOOL_LOOP_THRESHOLDS.pingPongCycles ? bound : alternating(recent, n, compare, true);
+}
+
+/** How many of the latest calls each match the call two after it (at least the latest two). */
+function alternating(recent: CallList, n: number, compare: ResultComparer, results: boolean): number {
+  let length = 2;
+  let x = (recent.earlier as CallList).earlier;
+  let y = recent;
+  while (length < n && matches((x as CallList).call, y.call, compare, results)) {
+    length++;
+    x = (x as CallList).earlier;
+    y = y.earlier as CallList;
+  }
+  return length;
 }
 
 /** A successful write or edit that left no file in a new state: it neither breaks nor resets a run. */
 const idle = (r: ToolCallRecord) => r.change === "seen";
 
 /** Calls to the same missing tool at the end of the window. */
-function unknownToolRun(recent: readonly ToolCallRecord[], compare: ResultComparer): number {
-  const n = recent.length;
-  const last = recent[n - 1] as ToolCallRecord;
-  if (!compare.unknownTool(last.result)) return 0;
+function unknownToolRun(recent: CallList, n: number, compare: ResultComparer): number {
+  const last = recent.call;
+  if (!compare.unknownTool(last)) return 0;
   let run = 1;
-  while (run < n) {
-    const r = recent[n - 1 - run] as ToolCallRecord;
-    if (r.tool !== last.tool || !compare.unknownTool(r.result)) break;
+  for (let cell = recent.earlier; run < n; cell = (cell as CallList).earlier) {
+    const r = (cell as CallList).call;
+    if (r.tool !== last.tool || !compare.unknownTool(r)) break;
     run++;
   }
   return run;
@@ -93,61 +108,67 @@ const SHORTEST_RUN = Math.min(
   2 * TOOL_LOOP_THRESHOLDS.postCompactionEachSide,
 );
 
-/** The run the last call ends: the calls `matches` pairs with it, going back past idle writes; and where it starts. */
+/**
+ * The run the last call ends: the calls that match it (with `results`, their results too), going back past idle
+ * writes; and how many of the latest calls reach back to its first.
+ */
 function runWithLast(
-  recent: readonly ToolCallRecord[],
-  matches: (r: ToolCallRecord) => boolean,
-): { run: number; start: number } {
-  const n = recent.length;
-  const last = recent[n - 1] as ToolCallRecord;
+  recent: CallList,
+  n: number,
+  compare: ResultComparer,
+  results: boolean,
+): { run: number; length: number } {
+  const last = recent.call;
   let run = 1;
-  let start = n - 1;
-  for (let i = n - 2; i >= 0; i--) {
-    const r = recent[i] as ToolCallRecord;
-    if (matches(r)) {
+  let length = 1;
+  let cell = recent.earlier;
+  for (let back = 1; back < n; back++, cell = (cell as CallList).earlier) {
+    const r = (cell as CallList).call;
+    if (matches(r, last, compare, results)) {
       run++;
-      start = i;
+      length = back + 1;
     } else if (!idle(r) || idle(last)) break;
   }
-  return { run, start };
+  return { run, length };
 }
 
-/** The loop the window ends in, by precedence post-compaction > repeated-failure > ping-pong > repeat; or null. */
+/**
+ * The loop the window (the latest `window` calls) ends in, by precedence post-compaction > repeated-failure >
+ * ping-pong > repeat; or null. `afterBoundary`: calls after a compaction or branch summary inside the window.
+ */
 export function findLoop(
-  recent: readonly ToolCallRecord[],
-  boundary: number | null,
+  recent: CallList | null,
+  afterBoundary: number | null,
   compare: ResultComparer,
 ): LoopMatch | null {
-  const n = recent.length;
-  const last = recent[n - 1];
-  if (!last) return null;
+  if (recent === null) return null;
+  const n = windowOf(recent);
+  const last = recent.call;
   const t = TOOL_LOOP_THRESHOLDS;
   // Calls alone bound the run from above: results are compared only when that bound reaches a length a rule needs.
-  const bound = runWithLast(recent, (r) => compare.sameCall(r, last));
-  const { run, start } = bound.run < SHORTEST_RUN ? bound : runWithLast(recent, (r) => same(r, last, compare));
-  const length = n - start;
-  if (boundary !== null && length === run) {
-    const after = n - boundary;
-    if (after >= t.postCompactionEachSide && run >= after + t.postCompactionEachSide) {
+  const bound = runWithLast(recent, n, compare, false);
+  const { run, length } = bound.run < SHORTEST_RUN ? bound : runWithLast(recent, n, compare, true);
+  if (afterBoundary !== null && length === run) {
+    if (afterBoundary >= t.postCompactionEachSide && run >= afterBoundary + t.postCompactionEachSide) {
       return { kind: "post-compaction", length: run };
     }
   }
-  if (run >= t.repeatedFailure && compare.failed(last.result)) return { kind: "repeated-failure", length };
-  const missing = unknownToolRun(recent, compare);
+  if (run >= t.repeatedFailure && compare.failed(last)) return { kind: "repeated-failure", length };
+  const missing = unknownToolRun(recent, n, compare);
   if (missing >= t.unknownTool) return { kind: "repeated-failure", length: missing };
-  const alternating = alternation(recent, compare);
+  const alternating = alternation(recent, n, compare);
   if (alternating >= 2 * t.pingPongCycles) return { kind: "ping-pong", length: alternating };
   // Whether the call waits decides only between two run lengths: its result is read once the run reaches the shorter.
   const atLeast = Math.min(t.pollRepeat, t.repeat);
-  if (run >= atLeast && run >= (compare.waiting(last.result) ? t.pollRepeat : t.repeat)) {
+  if (run >= atLeast && run >= (compare.waiting(last) ? t.pollRepeat : t.repeat)) {
     return { kind: "repeat", length };
   }
   return null;
 }
 
 /** Whether a call with this key would continue the loop the window ends in (the next call the pattern expects). */
-export function continuesLoop(recent: readonly ToolCallRecord[], loop: LoopMatch | null, key: string): boolean {
-  if (!loop) return false;
-  const expected = loop.kind === "ping-pong" ? recent[recent.length - 2] : recent[recent.length - 1];
+export function continuesLoop(recent: CallList | null, loop: LoopMatch | null, key: string): boolean {
+  if (!loop || recent === null) return false;
+  const expected = loop.kind === "ping-pong" ? recent.earlier?.call : recent.call;
   return expected?.key === key;
 }

@@ -1,8 +1,10 @@
-import type { KitEvent } from "./contract/events.js";
+import { latestCalls, withLatest } from "./call-list.js";
+import type { KitEvent, ToolCallRef } from "./contract/events.js";
 import type { ToolLoopReport } from "./contract/kit-entries.js";
 import { isHostEcho } from "./host-echo.js";
 import { exhaustive } from "./session.js";
 import type {
+  CallList,
   OpenToolLoopEpisode,
   PendingToolCall,
   ToolCallRecord,
@@ -10,7 +12,7 @@ import type {
   ToolLoopSlice,
   ToolResultRef,
 } from "./state.js";
-import { continuesLoop, findLoop, type ResultComparer, TOOL_LOOP_THRESHOLDS } from "./tool-loop-rules.js";
+import { continuesLoop, findLoop, type ResultComparer, TOOL_LOOP_THRESHOLDS, windowOf } from "./tool-loop-rules.js";
 
 /** The seam to the loop detector's canonical forms: pure functions, injected like the stall detector. */
 export interface ToolLoopDetector extends ResultComparer {
@@ -19,8 +21,10 @@ export interface ToolLoopDetector extends ResultComparer {
   /** A successful write or edit, as the tool reports it. */
   madeProgress(result: ToolResultRef): boolean;
   /** The file state a write or edit leaves (and, for an edit, the text it replaced); null for other calls. */
-  fileStates(tool: string, args: unknown): { path: string; before: string | null; after: string } | null;
+  fileStates(tool: string, args: unknown): FileStates | null;
 }
+
+type FileStates = { path: string; before: string | null; after: string };
 
 /** Loop markers allowed per user request; a loop that goes on after one is refused and stopped. */
 export const MAX_LOOP_MARKERS = 1;
@@ -30,8 +34,8 @@ const EMPTY_PENDING: readonly PendingToolCall[] = Object.freeze([]);
 export function initialToolLoop(): ToolLoopSlice {
   return {
     pending: EMPTY_PENDING,
-    recent: Object.freeze([]) as unknown as ToolCallRecord[],
-    boundary: null,
+    recent: null,
+    afterBoundary: null,
     loop: null,
     markerId: null,
     markerRequestId: null,
@@ -63,36 +67,62 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     }
   }
 
-  /** A call with its result; its key is its call's (built lazily), or given for a result without a call. */
+  /**
+   * A call with its result; its key is its call's (built lazily), or given for a result without a call. `earlier`:
+   * the calls before it, which a successful write or edit is compared with; false for a call that changes no file.
+   */
   class CallRecord implements ToolCallRecord {
     readonly #call: PendingCall | null;
     readonly #key: string | null;
+    #fileStates: FileStates | null | undefined;
+    readonly change: "new" | "seen" | null;
     constructor(
       call: PendingCall | null,
       key: string | null,
       readonly tool: string,
       readonly args: unknown,
-      readonly result: ToolResultRef,
+      readonly isError: boolean,
+      readonly content: unknown,
+      readonly details: unknown,
       readonly callEntryId: string,
       readonly resultEntryId: string,
-      readonly change: "new" | "seen" | null,
+      earlier: CallList | null | false,
     ) {
       this.#call = call;
       this.#key = key;
+      this.change = earlier === false ? null : changeOf(earlier, this);
     }
     get key(): string {
       return this.#key ?? (this.#call as PendingCall).key;
     }
+    /** The file states it leaves, built once: every later write or edit in the window is compared with them. */
+    get fileStates(): FileStates | null {
+      if (this.#fileStates === undefined) this.#fileStates = detector.fileStates(this.tool, this.args);
+      return this.#fileStates;
+    }
   }
 
+  /** A message's calls, waiting for their results (a loop, not `map`: no function made per message). */
+  const pendingCalls = (calls: readonly ToolCallRef[], entryId: string): readonly PendingToolCall[] => {
+    if (calls.length === 0) return EMPTY_PENDING;
+    const pending = new Array<PendingCall>(calls.length);
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i] as ToolCallRef;
+      pending[i] = new PendingCall(call.id, call.name, call.args, entryId);
+    }
+    return pending;
+  };
+
+  /** A record's file states (a record read back from a memo file is plain data). */
+  const fileStatesOf = (r: ToolCallRecord) =>
+    r instanceof CallRecord ? r.fileStates : detector.fileStates(r.tool, r.args);
+
   const withCall = (state: ToolLoopSlice, record: ToolCallRecord): ToolLoopSlice => {
-    const earlier = state.runsEnded ? [] : state.recent;
-    const dropped = Math.max(0, earlier.length + 1 - TOOL_LOOP_THRESHOLDS.window);
-    const recent = earlier.slice(dropped);
-    recent.push(record);
-    const shifted = state.boundary === null || state.runsEnded ? null : state.boundary - dropped;
-    const boundary = shifted !== null && shifted > 0 ? shifted : null;
-    const loop = findLoop(recent, boundary, detector);
+    const recent = withLatest(state.runsEnded ? null : state.recent, record, TOOL_LOOP_THRESHOLDS.window);
+    // The boundary counts while a call before it is still in the window.
+    const after = state.afterBoundary === null || state.runsEnded ? null : state.afterBoundary + 1;
+    const afterBoundary = after !== null && after < windowOf(recent) ? after : null;
+    const loop = findLoop(recent, afterBoundary, detector);
     const continues = state.loop !== null && !state.runsEnded;
     const ended = state.episode !== null && !(loop && continues);
     const episodes = ended ? [...state.episodes, (state.episode as OpenToolLoopEpisode).episode] : state.episodes;
@@ -101,14 +131,14 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
       episode =
         continues && state.episode
           ? extendEpisode(state.episode, record, loop.kind, episodeKey)
-          : openEpisode(recent.slice(-loop.length), loop.kind, episodeKey);
+          : openEpisode(latestCalls(recent, loop.length), loop.kind, episodeKey);
     }
     // Every field written out on the two updates made per call: a spread (`{ ...state, recent }`) keeps only the
     // fields it names inside the new object, and measured twice as slow here.
     return {
       pending: state.pending,
       recent,
-      boundary,
+      afterBoundary,
       loop,
       markerId: state.markerId,
       markerRequestId: state.markerRequestId,
@@ -121,28 +151,30 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
   };
 
   /** A call's identity in an episode: calls to one missing tool are one call whatever their arguments. */
-  const episodeKey = (c: ToolCallRecord) => (detector.unknownTool(c.result) ? `missing\u0000${c.tool}` : c.key);
+  const episodeKey = (c: ToolCallRecord) => (detector.unknownTool(c) ? `missing\u0000${c.tool}` : c.key);
 
-  /** Whether a write or edit with this result left a file in a state not already seen in the run. */
-  const changeOf = (recent: readonly ToolCallRecord[], tool: string, args: unknown, result: ToolResultRef) => {
-    if (!detector.madeProgress(result)) return null;
-    const states = detector.fileStates(tool, args);
+  /** Whether a write or edit with this result left a file in a state not already seen in the latest calls. */
+  function changeOf(recent: CallList | null, call: ToolCallRecord) {
+    if (!detector.madeProgress(call)) return null;
+    const states = fileStatesOf(call);
     if (states === null) return "new";
-    for (const r of recent) {
+    let cell = recent;
+    for (let n = windowOf(recent); n > 0; n--, cell = (cell as CallList).earlier) {
+      const r = (cell as CallList).call;
       if (r.change === null) continue;
-      const earlier = detector.fileStates(r.tool, r.args);
+      const earlier = fileStatesOf(r);
       if (earlier?.path === states.path && (earlier.after === states.after || earlier.before === states.after)) {
         return "seen";
       }
     }
     return "new";
-  };
+  }
 
   return (state: ToolLoopSlice, event: KitEvent, requestId: string | null): ToolLoopSlice => {
     switch (event.kind) {
       case "user": {
         // A user message starts new runs: a retry the user asked for is not a loop.
-        const runsEnded = state.runsEnded || state.recent.length > 0;
+        const runsEnded = state.runsEnded || state.recent !== null;
         if (state.markersThisRequest === 0 && state.stopped === null && state.runsEnded === runsEnded) return state;
         return { ...state, markersThisRequest: 0, stopped: null, runsEnded };
       }
@@ -150,11 +182,10 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
         if (isHostEcho(event.provider, event.model)) return state;
         // A list, not an object keyed by call ids: a message makes a few calls, and ids as keys cost a shape each.
-        const pending = event.toolCalls.map((call) => new PendingCall(call.id, call.name, call.args, event.entryId));
         return {
-          pending: pending.length === 0 ? EMPTY_PENDING : pending,
+          pending: pendingCalls(event.toolCalls, event.entryId),
           recent: state.recent,
-          boundary: state.boundary,
+          afterBoundary: state.afterBoundary,
           loop: state.loop,
           markerId: state.markerId,
           markerRequestId: state.markerRequestId,
@@ -171,23 +202,18 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         const call = pendingCall(state.pending, event.toolCallId);
         const tool = call?.tool ?? event.toolName;
         const args = call?.args ?? null;
-        const result: ToolResultRef = {
-          tool,
-          args,
-          isError: event.isError,
-          content: event.content,
-          details: event.details,
-        };
         const record = new CallRecord(
           call instanceof PendingCall ? call : null,
           // A result without its call is a call of its own: it never repeats, so it breaks any run.
           call instanceof PendingCall ? null : (call?.key ?? `${tool}\u0000unpaired:${event.entryId}`),
           tool,
           args,
-          result,
+          event.isError,
+          event.content,
+          event.details,
           call?.entryId ?? event.entryId,
           event.entryId,
-          changeOf(state.recent, tool, args, result),
+          state.recent,
         );
         return withCall(state, record);
       }
@@ -207,28 +233,22 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         // error); a call that succeeded is a call of its own, never the same result, so it joins no run.
         const { call } = event;
         if (call.status === "error" && call.args !== undefined) {
-          const result: ToolResultRef = {
-            tool: call.name,
-            args: call.args,
-            isError: true,
-            content: [{ type: "text", text: call.error ?? "" }],
-            details: null,
-          };
+          const content = [{ type: "text", text: call.error ?? "" }];
           const pending = new PendingCall(call.id, call.name, call.args, event.entryId);
+          const { entryId } = event;
           return withCall(
             state,
-            new CallRecord(pending, null, call.name, call.args, result, event.entryId, event.entryId, null),
+            new CallRecord(pending, null, call.name, call.args, true, content, null, entryId, entryId, false),
           );
         }
         // Without arguments the call is told apart by its key alone, which no other call has.
-        const result: ToolResultRef = { tool: call.name, args: null, isError: false, content: null, details: null };
         const key = `${call.name}\u0000nested:${event.entryId}:${call.id}`;
-        return withCall(state, new CallRecord(null, key, call.name, null, result, event.entryId, event.entryId, null));
+        const { entryId } = event;
+        return withCall(state, new CallRecord(null, key, call.name, null, false, null, null, entryId, entryId, false));
       }
       case "other": {
-        if (!event.boundary) return state;
-        if (state.boundary === state.recent.length) return state;
-        return { ...state, boundary: state.recent.length };
+        if (!event.boundary || state.afterBoundary === 0) return state;
+        return { ...state, afterBoundary: 0 };
       }
       case "hostMessage":
       case "modelChange":
@@ -321,7 +341,7 @@ export function toolLoopEpisodes(state: ToolLoopSlice): ToolLoopEpisodeReport[] 
 /** The loop the branch ends in, as `detect --json` reports it; a recorded stop counts until a new user request. */
 export function toolLoopReport(state: ToolLoopSlice): ToolLoopReport | null {
   if (state.loop) {
-    const calls = state.recent.slice(-state.loop.length);
+    const calls = latestCalls(state.recent, state.loop.length);
     const distinct = new Map<string, { tool: string; args: unknown }>();
     const entryIds: string[] = [];
     for (const c of calls) {

@@ -28,8 +28,11 @@ export interface Memo {
   links: Links;
 }
 
+/** Raised when the kit's state changes shape: a memo of another version is not read (its file is indexed whole). */
+const VERSION = 2;
+
 interface MemoFile {
-  v: 1;
+  v: typeof VERSION;
   sha256: string;
   indexedBytes: number;
   states: Record<string, KitState>;
@@ -48,7 +51,7 @@ export function memoDir(dbPath: string): string {
 
 /** The memo of a file's indexed prefix, as the bytes its pack holds. */
 export function packMemo(sha256: string, indexedBytes: number, memo: Memo): Uint8Array {
-  const value: MemoFile = { v: 1, sha256, indexedBytes, states: memo.states, links: packLinks(memo.links) };
+  const value: MemoFile = { v: VERSION, sha256, indexedBytes, states: memo.states, links: packLinks(memo.links) };
   return Buffer.from(JSON.stringify(value));
 }
 
@@ -102,7 +105,7 @@ export class MemoStore {
     } catch {
       return null;
     }
-    if (value?.v !== 1 || value.sha256 !== sha256 || value.indexedBytes !== indexedBytes) return null;
+    if (value?.v !== VERSION || value.sha256 !== sha256 || value.indexedBytes !== indexedBytes) return null;
     return { states: value.states, links: unpackLinks(value.links) };
   }
 

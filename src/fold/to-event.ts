@@ -51,17 +51,24 @@ export function toEvent(entry: SessionEntry): KitEvent {
       if (message.role === "user") return { kind: "user", entryId };
       if (message.role === "assistant") {
         const content = Array.isArray(message.content) ? message.content : [];
-        const toolCalls: ToolCallRef[] = [];
+        // Sized before it is filled: an array grown from empty by push takes room for 17 calls.
+        let count = 0;
+        for (const b of content) if (b?.type === "toolCall") count++;
+        const toolCalls = new Array<ToolCallRef>(count);
+        const toolCallIds = new Array<string>(count);
+        let i = 0;
         for (const b of content) {
           if (b?.type !== "toolCall") continue;
           const call = b as { id: unknown; name: unknown; arguments?: unknown };
-          toolCalls.push({ id: String(call.id), name: String(call.name ?? ""), args: call.arguments ?? {} });
+          const id = String(call.id);
+          toolCallIds[i] = id;
+          toolCalls[i++] = { id, name: String(call.name ?? ""), args: call.arguments ?? {} };
         }
         return {
           kind: "assistant",
           entryId,
           text: textOf(message),
-          toolCallIds: toolCalls.map((c) => c.id),
+          toolCallIds,
           toolCalls,
           stopReason: String(message.stopReason ?? "stop"),
           provider: String(message.provider ?? ""),
@@ -71,7 +78,7 @@ export function toEvent(entry: SessionEntry): KitEvent {
       if (message.role === "toolResult") {
         const nested = nestedCallsOf((message as { nestedCalls?: unknown }).nestedCalls);
         const cancelled = message.isError === true && isCancelledResult(message.content);
-        return {
+        const event: Extract<KitEvent, { kind: "toolResult" }> = {
           kind: "toolResult",
           entryId,
           toolCallId: String(message.toolCallId),
@@ -79,9 +86,11 @@ export function toEvent(entry: SessionEntry): KitEvent {
           isError: message.isError === true,
           details: message.details,
           content: message.content,
-          ...(nested ? { nested } : {}),
-          ...(cancelled ? { cancelled: true as const } : {}),
         };
+        // Set only when present, not spread in: a spread builds an object to copy from on every result.
+        if (nested) event.nested = nested;
+        if (cancelled) event.cancelled = true;
+        return event;
       }
       if (message.role === "custom") return { kind: "hostMessage", entryId };
       return { kind: "other", entryId };

@@ -8,10 +8,10 @@ const RESULT_CHARS = 300;
 
 /** The loop's latest result as the marker quotes it: volatile parts out, whitespace collapsed, shortened. */
 export function unchangedResult(slice: ToolLoopSlice): string {
-  const last = slice.recent[slice.recent.length - 1];
+  const last = slice.recent?.call;
   if (!last) return "";
-  const flag = last.result.isError ? "(error) " : "";
-  const text = stripVolatile(resultText(last.result.content)).replace(/\s+/g, " ");
+  const flag = last.isError ? "(error) " : "";
+  const text = stripVolatile(resultText(last.content)).replace(/\s+/g, " ");
   return `${flag}${text.length > RESULT_CHARS ? `${text.slice(0, RESULT_CHARS - 1)}…` : text || "(empty)"}`;
 }
 

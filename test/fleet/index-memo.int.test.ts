@@ -101,6 +101,19 @@ describe("the memo beside the database", () => {
     expect(await queryDb(db, TABLE_DUMP)).toEqual(await wholeDump(dir));
   });
 
+  it("of an earlier version of the kit's state is not read: the file is indexed whole again", async () => {
+    const { dir, append } = folder();
+    const db = join(dir, "fleet.duckdb");
+    await index(dir, db, ...SAMPLES);
+    const pack = join(`${db}.memo`, "1.pack");
+    const text = readFileSync(pack, "latin1");
+    expect(text.match(/\{"v":2,/g)).toHaveLength(SAMPLES.length);
+    writeFileSync(pack, text.replaceAll('{"v":2,', '{"v":1,'), "latin1");
+    append();
+    const reason = "its memo beside the database is missing or out of date";
+    expect((await index(dir, db, ...SAMPLES)).reindexed).toEqual(SAMPLES.map((file) => ({ file, reason })));
+  });
+
   it("stays within eight packs: past them the memos in use are gathered into one, and tails still fold from it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fleet-memo-packs-"));
     const files = Array.from({ length: 10 }, (_, i) => `s${i}.jsonl`);

@@ -1,21 +1,23 @@
 import { describe, expect, it } from "vitest";
-import type { ToolCallRecord, ToolResultRef } from "../../reducers/state.js";
-import { findLoop, type LoopMatch, type ResultComparer, TOOL_LOOP_THRESHOLDS } from "../../reducers/tool-loop-rules.js";
+import { latestCalls, withLatest } from "../../reducers/call-list.js";
+import type { CallList, ToolCallRecord } from "../../reducers/state.js";
+import {
+  findLoop,
+  type LoopMatch,
+  type ResultComparer,
+  TOOL_LOOP_THRESHOLDS,
+  windowOf,
+} from "../../reducers/tool-loop-rules.js";
 
 /** Calls told apart by tool and one argument; results by text; a few fail, wait or name a missing tool. */
 function record(tool: string, arg: string, text: string, change: ToolCallRecord["change"]): ToolCallRecord {
-  const result: ToolResultRef = {
+  return {
+    key: `${tool}\u0000${arg}`,
     tool,
     args: { arg },
     isError: text.startsWith("error"),
     content: text,
     details: null,
-  };
-  return {
-    key: `${tool}\u0000${arg}`,
-    tool,
-    args: { arg },
-    result,
     callEntryId: "c",
     resultEntryId: "r",
     change,
@@ -41,8 +43,7 @@ function plainFindLoop(recent: ToolCallRecord[], boundary: number | null, compar
   const n = recent.length;
   const last = recent[n - 1];
   if (!last) return null;
-  const same = (a: ToolCallRecord, b: ToolCallRecord) =>
-    compare.sameCall(a, b) && compare.sameResult(a.result, b.result);
+  const same = (a: ToolCallRecord, b: ToolCallRecord) => compare.sameCall(a, b) && compare.sameResult(a, b);
   const idle = (r: ToolCallRecord) => r.change === "seen";
   let run = 1;
   let start = n - 1;
@@ -60,13 +61,13 @@ function plainFindLoop(recent: ToolCallRecord[], boundary: number | null, compar
       return { kind: "post-compaction", length: run };
     }
   }
-  if (run >= t.repeatedFailure && compare.failed(last.result)) return { kind: "repeated-failure", length };
+  if (run >= t.repeatedFailure && compare.failed(last)) return { kind: "repeated-failure", length };
   let missing = 0;
-  if (compare.unknownTool(last.result)) {
+  if (compare.unknownTool(last)) {
     missing = 1;
     while (missing < n) {
       const r = recent[n - 1 - missing] as ToolCallRecord;
-      if (r.tool !== last.tool || !compare.unknownTool(r.result)) break;
+      if (r.tool !== last.tool || !compare.unknownTool(r)) break;
       missing++;
     }
   }
@@ -83,8 +84,13 @@ function plainFindLoop(recent: ToolCallRecord[], boundary: number | null, compar
       alternating++;
   }
   if (alternating >= 2 * t.pingPongCycles) return { kind: "ping-pong", length: alternating };
-  if (run >= (compare.waiting(last.result) ? t.pollRepeat : t.repeat)) return { kind: "repeat", length };
+  if (run >= (compare.waiting(last) ? t.pollRepeat : t.repeat)) return { kind: "repeat", length };
   return null;
+}
+
+/** The calls as the reducer keeps them: a list, newest first, that starts again from copies past twice the window. */
+function listOf(calls: readonly ToolCallRecord[]): CallList | null {
+  return calls.reduce<CallList | null>((list, c) => withLatest(list, c, TOOL_LOOP_THRESHOLDS.window), null);
 }
 
 /** A seeded generator (mulberry32), so a failure names a window that can be built again. */
@@ -100,15 +106,16 @@ function random(seed: number) {
 }
 
 describe("findLoop compares results only where calls alone could make a loop", () => {
-  it("gives the verdict of comparing every pair, on 20,000 random windows", () => {
+  it("gives the verdict of comparing every pair on the latest calls, on 20,000 random runs", () => {
     const texts = ["ok", "ok", "error: ENOENT", "still running", "error: no such tool", "other"];
     const changes: ToolCallRecord["change"][] = [null, null, null, "new", "seen"];
     for (let seed = 0; seed < 20_000; seed++) {
       const pick = random(seed);
-      const size = 1 + pick(TOOL_LOOP_THRESHOLDS.window);
-      const recent: ToolCallRecord[] = [];
+      // Runs up to three windows long: the rules read the latest window of the list, which is cut past two.
+      const size = 1 + pick(3 * TOOL_LOOP_THRESHOLDS.window);
+      const calls: ToolCallRecord[] = [];
       for (let i = 0; i < size; i++) {
-        recent.push(
+        calls.push(
           record(
             ["read", "bash"][pick(2)] as string,
             ["a", "b"][pick(2)] as string,
@@ -117,9 +124,14 @@ describe("findLoop compares results only where calls alone could make a loop", (
           ),
         );
       }
-      const boundary = pick(3) === 0 ? pick(size + 1) : null;
+      const recent = calls.slice(-TOOL_LOOP_THRESHOLDS.window);
+      const boundary = pick(3) === 0 ? pick(recent.length + 1) : null;
+      const afterBoundary = boundary === null ? null : recent.length - boundary;
+      const list = listOf(calls);
+      const read = latestCalls(list, windowOf(list));
+      expect(read.length === recent.length && read.every((c, i) => c === recent[i]), `seed ${seed}`).toBe(true);
       const counts = { results: 0 };
-      expect(findLoop(recent, boundary, comparer(counts)), `seed ${seed}`).toEqual(
+      expect(findLoop(list, afterBoundary, comparer(counts)), `seed ${seed}`).toEqual(
         plainFindLoop(recent, boundary, comparer({ results: 0 })),
       );
     }
@@ -128,10 +140,10 @@ describe("findLoop compares results only where calls alone could make a loop", (
   it("reads no result when the same call has not repeated often enough to form any loop", () => {
     const counts = { results: 0 };
     const twice = [record("bash", "a", "ok", null), record("bash", "a", "ok", null)];
-    expect(findLoop(twice, null, comparer(counts))).toBeNull();
+    expect(findLoop(listOf(twice), null, comparer(counts))).toBeNull();
     expect(counts.results).toBe(0);
     const thrice = [...twice, record("bash", "a", "error: ENOENT", null)];
-    expect(findLoop(thrice, null, comparer(counts))).toBeNull();
+    expect(findLoop(listOf(thrice), null, comparer(counts))).toBeNull();
     expect(counts.results).toBeGreaterThan(0);
   });
 });
