@@ -79,11 +79,15 @@ export async function indexInto(
     return open;
   });
   ready.catch(() => {});
+  // An in-memory database (an export's) has no later run to fold a tail: no memo is written for it.
+  const memos = dbPath === ":memory:" ? null : MemoStore.open(dbPath);
   try {
-    const summary = await indexChanges(ready, dbPath, items, options);
+    const summary = await indexChanges(ready, dbPath, items, options, memos);
+    memos?.finish();
     await (await ready).run("COMMIT");
     return summary;
   } catch (error) {
+    memos?.abandon();
     const open = await ready.catch(() => null);
     await open?.run("ROLLBACK");
     throw error;
@@ -91,24 +95,6 @@ export async function indexInto(
 }
 
 async function indexChanges(
-  ready: Promise<FleetDb>,
-  dbPath: string,
-  items: readonly FileItem[],
-  options: IndexOptions & { fresh?: boolean },
-): Promise<IndexSummary> {
-  // An in-memory database (an export's) has no later run to fold a tail: no memo is written for it.
-  const store = dbPath === ":memory:" ? null : MemoStore.open(dbPath);
-  try {
-    const summary = await indexChangesWith(ready, dbPath, items, options, store);
-    store?.finish();
-    return summary;
-  } catch (error) {
-    store?.abandon();
-    throw error;
-  }
-}
-
-async function indexChangesWith(
   ready: Promise<FleetDb>,
   dbPath: string,
   items: readonly FileItem[],
