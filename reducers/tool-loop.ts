@@ -95,6 +95,11 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     get key(): string {
       return this.#key ?? (this.#call as PendingCall).key;
     }
+    /** As plain data, the key included (a getter, which JSON leaves out): how a memo of the state keeps it. */
+    toJSON(): ToolCallRecord {
+      const { key, tool, args, isError, content, details, callEntryId, resultEntryId, change } = this;
+      return { key, tool, args, isError, content, details, callEntryId, resultEntryId, change };
+    }
     /** The file states it leaves, built once: every later write or edit in the window is compared with them. */
     get fileStates(): FileStates | null {
       if (this.#fileStates === undefined) this.#fileStates = detector.fileStates(this.tool, this.args);

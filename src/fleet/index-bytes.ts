@@ -1,6 +1,6 @@
 import type { TableName } from "./tables.js";
 
-/** How a file was indexed: whole, by its new tail only, not at all (unchanged), or not (unreadable). */
+/** How a file was indexed: whole, by its new tail only, not again (unchanged), or not at all (unreadable). */
 export type IndexHow = "indexed" | "appended" | "unchanged" | "unreadable";
 
 /**

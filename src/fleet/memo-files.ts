@@ -62,7 +62,7 @@ export function removeMemos(dbPath: string): void {
 /** The memos beside a database: read by the files' names, and written by a run into a pack of its own. */
 export class MemoStore {
   private readonly dir: string;
-  /** Each file's memo as the packs written so far place it, the latest pack's first. */
+  /** Where each file's memo lies: the packs read in order, a later pack's place replacing an earlier one's. */
   private readonly places = new Map<string, Place>();
   private readonly packs: number[];
   private readonly next: number;
