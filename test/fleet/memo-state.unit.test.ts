@@ -4,12 +4,11 @@ import { kitReducer } from "../../src/fold/kit-reducer.js";
 import { toEvent } from "../../src/fold/to-event.js";
 import type { SessionEntry } from "../../src/log/entry-types.js";
 
-/** A user turn, then `calls` reads of one file, each with the same result, plus one call without arguments. */
+/** A user turn, then `calls` tool calls with the same arguments and result; the second to another tool. */
 function entries(calls: number): SessionEntry[] {
   const out: Record<string, unknown>[] = [{ type: "message", id: "u", message: { role: "user", content: "go" } }];
   for (let i = 0; i < calls; i++) {
-    const nested = i === 1;
-    const toolCall = { type: "toolCall", id: `c${i}`, name: nested ? "batch" : "read", arguments: { path: "a.ts" } };
+    const toolCall = { type: "toolCall", id: `c${i}`, name: i === 1 ? "grep" : "read", arguments: { path: "a.ts" } };
     out.push({
       type: "message",
       id: `a${i}`,
