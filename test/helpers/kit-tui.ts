@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { expect } from "vitest";
+import { KIT_SUBCOMMANDS } from "../../src/pi/tui/kit-command.js";
 import { type CliSandbox, createCliSandbox, sandboxEnv } from "./faux-cli.js";
 
 /**
@@ -119,7 +120,10 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
       .join(" ");
     const command = `cd '${sandbox.cwd}' && env -i ${exports} ${lane.command.map((a) => `'${a}'`).join(" ")}`;
     execFileSync("tmux", ["new-session", "-d", "-s", tmux, "-x", "220", "-y", "80", command]);
-    const start = await until((t) => t.includes("faux-1") && t.includes("[Extensions]"), "the startup header");
+    const start = await until(
+      (t) => t.includes("faux-1") && t.includes("[Extensions]") && t.includes("/ commands"),
+      "the startup header",
+    ).catch(screen);
     // The shell is off: the header offers no `! bash`; inline extensions are listed by name.
     expect(start).toContain("/ commands");
     expect(start).not.toMatch(/! bash|to run bash/);
@@ -158,9 +162,14 @@ export async function kitTuiScenario(lane: TuiLane): Promise<void> {
     const policy = await until((t) => allOnScreen(t, policyText), "/kit policy").catch(screen);
     expectOnScreen(policy, policyText);
 
+    // The help names every subcommand; as with /kit above, its lines may arrive over more than one frame.
+    const helpText = [
+      'unknown /kit command "nonsense"; the commands are:',
+      ...Object.entries(KIT_SUBCOMMANDS).map(([name, what]) => `/kit${name ? ` ${name}` : ""}  ${what}`),
+    ].join("\n");
     type("/kit nonsense", "Enter");
-    const help = await until((t) => t.includes('unknown /kit command "nonsense"'), "/kit help");
-    expect(help).toContain("/kit policy");
+    const help = await until((t) => allOnScreen(t, helpText), "/kit help").catch(screen);
+    expectOnScreen(help, helpText);
 
     type("/kit report", "Enter");
     const wrote = await until((t) => /wrote the audit report of [\s\S]*? to\s+\S+\.html/.test(t), "/kit report");
