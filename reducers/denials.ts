@@ -1,14 +1,9 @@
 import { produce } from "immer";
-import type { KitEvent } from "./contract/events.js";
 import { type DenialDetails, denialKey, denialOf } from "./contract/tool-details.js";
-import { exhaustive } from "./session.js";
+import type { Slice } from "./slice.js";
 import type { DenialRecord } from "./state.js";
 
 export type DenialsSlice = Record<string, DenialRecord>;
-
-export function initialDenials(): DenialsSlice {
-  return {};
-}
 
 export { denialOf };
 
@@ -49,13 +44,14 @@ function withDenial(state: DenialsSlice, denial: DenialDetails, entryId: string)
  * Denials keyed by what was denied (the rule, which names its canonical target): a reminder for the model, never an
  * authorisation cache. A denial leaves the set when a host entry records that the same decision now passes.
  */
-export const denialsReducer = (state: DenialsSlice, event: KitEvent): DenialsSlice => {
-  switch (event.kind) {
-    case "toolResult": {
+export const denialsSlice: Slice<DenialsSlice> = {
+  initial: () => ({}),
+  on: {
+    toolResult(state, event) {
       const denial = denialOf(event.details);
       return denial ? withDenial(state, denial, event.entryId) : state;
-    }
-    case "kit": {
+    },
+    kit(state, event) {
       if (event.record.type === "nestedDenial") {
         const denial = denialOf(event.record.data.details);
         return denial ? withDenial(state, denial, event.entryId) : state;
@@ -69,16 +65,6 @@ export const denialsReducer = (state: DenialsSlice, event: KitEvent): DenialsSli
       return produce(state, (d) => {
         for (const key of keys) delete d[key];
       });
-    }
-    case "user":
-    case "nestedCall":
-    case "assistant":
-    case "hostMessage":
-    case "modelChange":
-    case "thinkingChange":
-    case "other":
-      return state;
-    default:
-      return exhaustive(event);
-  }
+    },
+  },
 };

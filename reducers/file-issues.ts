@@ -1,14 +1,9 @@
 import { produce } from "immer";
-import type { KitEvent } from "./contract/events.js";
 import { type FileTouchDetails, fileIssueOf } from "./contract/tool-details.js";
-import { exhaustive } from "./session.js";
+import type { Slice } from "./slice.js";
 import type { FileIssueRecord } from "./state.js";
 
 export type FileIssuesSlice = Record<string, FileIssueRecord>;
-
-export function initialFileIssues(): FileIssuesSlice {
-  return {};
-}
 
 function touchedPath(details: unknown): string | null {
   if (typeof details !== "object" || details === null) return null;
@@ -20,9 +15,10 @@ function touchedPath(details: unknown): string | null {
  * Per-file read problems of the current request; a later successful result on the same file (a corrected read, a
  * change) clears one.
  */
-export const fileIssuesReducer = (state: FileIssuesSlice, event: KitEvent): FileIssuesSlice => {
-  switch (event.kind) {
-    case "toolResult": {
+export const fileIssuesSlice: Slice<FileIssuesSlice> = {
+  initial: () => ({}),
+  on: {
+    toolResult(state, event) {
       const issue = fileIssueOf(event.details);
       if (issue) {
         return produce(state, (d) => {
@@ -34,18 +30,7 @@ export const fileIssuesReducer = (state: FileIssuesSlice, event: KitEvent): File
       return produce(state, (d) => {
         delete d[path];
       });
-    }
-    case "user":
-      return Object.keys(state).length === 0 ? state : {};
-    case "assistant":
-    case "kit":
-    case "hostMessage":
-    case "modelChange":
-    case "thinkingChange":
-    case "nestedCall":
-    case "other":
-      return state;
-    default:
-      return exhaustive(event);
-  }
+    },
+    user: (state) => (Object.keys(state).length === 0 ? state : {}),
+  },
 };

@@ -1,24 +1,21 @@
 import { produce } from "immer";
-import type { KitEvent } from "./contract/events.js";
-import { exhaustive } from "./session.js";
+import type { Slice } from "./slice.js";
 import type { NestedCallSeen, NestedCallsSlice } from "./state.js";
 
 /** Nested calls kept per branch for the audit, newest last. */
 export const RECENT_NESTED_CALLS = 16;
 
-export function initialNestedCalls(): NestedCallsSlice {
-  return { calls: 0, failed: 0, unfinished: 0, incompleteRecordIds: [], recent: [] };
-}
-
 /** The calls tools made to other tools on the branch: counts, the latest few, and the results whose record is cut. */
-export const nestedCallsReducer = (state: NestedCallsSlice, event: KitEvent): NestedCallsSlice => {
-  switch (event.kind) {
-    case "toolResult":
+export const nestedCallsSlice: Slice<NestedCallsSlice> = {
+  initial: () => ({ calls: 0, failed: 0, unfinished: 0, incompleteRecordIds: [], recent: [] }),
+  on: {
+    toolResult(state, event) {
       if (!event.nested || event.nested.complete) return state;
       return produce(state, (d) => {
         d.incompleteRecordIds.push(event.entryId);
       });
-    case "nestedCall": {
+    },
+    nestedCall(state, event) {
       const { call } = event;
       const seen: NestedCallSeen = {
         entryId: event.entryId,
@@ -36,16 +33,6 @@ export const nestedCallsReducer = (state: NestedCallsSlice, event: KitEvent): Ne
         d.recent.push(seen);
         if (d.recent.length > RECENT_NESTED_CALLS) d.recent.shift();
       });
-    }
-    case "user":
-    case "assistant":
-    case "kit":
-    case "hostMessage":
-    case "modelChange":
-    case "thinkingChange":
-    case "other":
-      return state;
-    default:
-      return exhaustive(event);
-  }
+    },
+  },
 };

@@ -1,7 +1,6 @@
 import { produce } from "immer";
-import type { KitEvent } from "./contract/events.js";
 import { isHostEcho } from "./host-echo.js";
-import { exhaustive } from "./session.js";
+import type { Slice } from "./slice.js";
 import type { PromiseRunState, RecoverySlice } from "./state.js";
 
 /** What the stall detector looks at, one step per entry. */
@@ -25,18 +24,6 @@ const MAX_RECOVERIES = 1;
 /** Stop reasons of replies that were cut off: they neither count nor reset. */
 export const UNCOUNTED_STOP_REASONS: ReadonlySet<string> = new Set(["error", "aborted", "length"]);
 
-export function initialRecovery(detector: StallDetector): RecoverySlice {
-  return {
-    anchorId: null,
-    anchorRequestId: null,
-    recoveriesThisRequest: 0,
-    run: detector.emptyRun,
-    promisesSinceAnchor: 0,
-    toolAttemptsSinceAnchor: 0,
-    stopped: false,
-  };
-}
-
 /** A fresh copy to set fields on before it is returned: one literal's shape for every slice (see `tool-loop.ts`). */
 function copy(state: RecoverySlice): RecoverySlice {
   return {
@@ -57,22 +44,29 @@ function withRun(state: RecoverySlice, run: PromiseRunState): RecoverySlice {
   return next;
 }
 
-/**
- * The recovery anchor, recoveries used in this request and the recent promise run. `requestId` is the request the
- * event belongs to (the request slice after this event).
- */
-export function createRecoveryReducer(detector: StallDetector) {
-  return (state: RecoverySlice, event: KitEvent, requestId: string | null): RecoverySlice => {
-    switch (event.kind) {
-      case "user": {
+/** The recovery anchor, recoveries used in this request and the recent promise run. */
+export function recoverySlice(detector: StallDetector): Slice<RecoverySlice> {
+  const host = (state: RecoverySlice) => withRun(state, detector.advanceRun(state.run, { type: "host" }));
+  return {
+    initial: () => ({
+      anchorId: null,
+      anchorRequestId: null,
+      recoveriesThisRequest: 0,
+      run: detector.emptyRun,
+      promisesSinceAnchor: 0,
+      toolAttemptsSinceAnchor: 0,
+      stopped: false,
+    }),
+    on: {
+      user(state) {
         const next = withRun(state, detector.advanceRun(state.run, { type: "user" }));
         if (next.recoveriesThisRequest === 0 && !next.stopped) return next;
         const reset = copy(next);
         reset.recoveriesThisRequest = 0;
         reset.stopped = false;
         return reset;
-      }
-      case "assistant": {
+      },
+      assistant(state, event) {
         // A host's echo of an earlier turn is no reply: the turn it copies was judged where it stands.
         if (isHostEcho(event.provider, event.model)) return state;
         const toolCalls = event.toolCallIds.length;
@@ -90,15 +84,15 @@ export function createRecoveryReducer(detector: StallDetector) {
         if (toolCalls > 0) counted.toolAttemptsSinceAnchor += 1;
         else counted.promisesSinceAnchor += 1;
         return counted;
-      }
-      case "toolResult": {
+      },
+      toolResult(state) {
         const next = withRun(state, detector.advanceRun(state.run, { type: "toolResult" }));
         if (state.anchorId === null) return next;
         const counted = copy(next);
         counted.toolAttemptsSinceAnchor += 1;
         return counted;
-      }
-      case "kit": {
+      },
+      kit(state, event, requestId) {
         const record = event.record;
         if (record.type === "recoveryMarker") {
           return produce(state, (d) => {
@@ -120,18 +114,10 @@ export function createRecoveryReducer(detector: StallDetector) {
         }
         // Recorded request inputs and digests are bookkeeping, not messages of the conversation.
         if (record.type === "rootGuidance" || record.type === "requestDigest") return state;
-        return withRun(state, detector.advanceRun(state.run, { type: "host" }));
-      }
-      case "hostMessage":
-        return withRun(state, detector.advanceRun(state.run, { type: "host" }));
-      case "modelChange":
-      case "thinkingChange":
-      case "nestedCall":
-      case "other":
-        return state;
-      default:
-        return exhaustive(event);
-    }
+        return host(state);
+      },
+      hostMessage: host,
+    },
   };
 }
 

@@ -1,14 +1,15 @@
 import type { KitEvent } from "./contract/events.js";
-import { denialsReducer, initialDenials } from "./denials.js";
-import { fileIssuesReducer, initialFileIssues } from "./file-issues.js";
-import { initialInputs, inputsReducer } from "./inputs.js";
-import { initialNestedCalls, nestedCallsReducer } from "./nested-calls.js";
-import { createRecoveryReducer, initialRecovery, type StallDetector } from "./recovery.js";
-import { initialRequest, requestReducer } from "./request.js";
-import { initialSession, sessionReducer } from "./session.js";
+import { denialsSlice } from "./denials.js";
+import { fileIssuesSlice } from "./file-issues.js";
+import { inputsSlice } from "./inputs.js";
+import { nestedCallsSlice } from "./nested-calls.js";
+import { recoverySlice, type StallDetector } from "./recovery.js";
+import { requestSlice } from "./request.js";
+import { sessionSlice } from "./session.js";
+import type { EventKind, Slice } from "./slice.js";
 import type { KitState } from "./state.js";
-import { createToolLoopReducer, initialToolLoop, type ToolLoopDetector } from "./tool-loop.js";
-import { initialVerification, verificationReducer } from "./verification.js";
+import { type ToolLoopDetector, toolLoopSlice } from "./tool-loop.js";
+import { verificationSlice } from "./verification.js";
 
 export interface RootReducer {
   initialState(): KitState;
@@ -16,43 +17,87 @@ export interface RootReducer {
   evolve(state: KitState, event: KitEvent): KitState;
 }
 
+type Handler<S> = (state: S, event: KitEvent, requestId: string | null) => S;
+
+/** Every event kind, numbered: a slice's handlers are a table by these numbers (the type requires every kind). */
+const KIND_INDEX: Record<EventKind, number> = {
+  user: 0,
+  assistant: 1,
+  toolResult: 2,
+  nestedCall: 3,
+  kit: 4,
+  hostMessage: 5,
+  modelChange: 6,
+  thinkingChange: 7,
+  other: 8,
+};
+
+/** A slice's handlers by event kind number; undefined where the slice does not read the kind. */
+function tableOf<S>(slice: Slice<S>): readonly (Handler<S> | undefined)[] {
+  const table = new Array<Handler<S> | undefined>(Object.keys(KIND_INDEX).length);
+  for (const [kind, index] of Object.entries(KIND_INDEX)) table[index] = slice.on[kind as EventKind] as Handler<S>;
+  return table;
+}
+
 export function createRootReducer(detector: StallDetector, loopDetector: ToolLoopDetector): RootReducer {
-  const recoveryReducer = createRecoveryReducer(detector);
-  const toolLoopReducer = createToolLoopReducer(loopDetector);
+  const session = tableOf(sessionSlice);
+  const request = tableOf(requestSlice);
+  const denials = tableOf(denialsSlice);
+  const fileIssues = tableOf(fileIssuesSlice);
+  const verification = tableOf(verificationSlice);
+  const recovery = recoverySlice(detector);
+  const toolLoop = toolLoopSlice(loopDetector);
+  const recoveryOn = tableOf(recovery);
+  const toolLoopOn = tableOf(toolLoop);
+  const inputs = tableOf(inputsSlice);
+  const nested = tableOf(nestedCallsSlice);
   const initial: KitState = {
-    session: initialSession(),
-    request: initialRequest(),
-    denials: initialDenials(),
-    fileIssues: initialFileIssues(),
-    verification: initialVerification(),
-    recovery: initialRecovery(detector),
-    toolLoop: initialToolLoop(),
-    inputs: initialInputs(),
-    nested: initialNestedCalls(),
+    session: sessionSlice.initial(),
+    request: requestSlice.initial(),
+    denials: denialsSlice.initial(),
+    fileIssues: fileIssuesSlice.initial(),
+    verification: verificationSlice.initial(),
+    recovery: recovery.initial(),
+    toolLoop: toolLoop.initial(),
+    inputs: inputsSlice.initial(),
+    nested: nestedCallsSlice.initial(),
   };
+  // Each slice is called only for the kinds it reads; the request slice first, as the slices after it read the
+  // request the event belongs to. One call site a slice, so that each sees only that slice's handlers.
   const evolveOne = (state: KitState, event: KitEvent): KitState => {
-    const request = requestReducer(state.request, event);
-    const session = sessionReducer(state.session, event);
-    const denials = denialsReducer(state.denials, event);
-    const fileIssues = fileIssuesReducer(state.fileIssues, event);
-    const verification = verificationReducer(state.verification, event);
-    const recovery = recoveryReducer(state.recovery, event, request.currentRequestId);
-    const toolLoop = toolLoopReducer(state.toolLoop, event, request.currentRequestId);
-    const inputs = inputsReducer(state.inputs, event);
-    const nested = nestedCallsReducer(state.nested, event);
+    const k = KIND_INDEX[event.kind];
+    const rq = request[k]?.(state.request, event, null) ?? state.request;
+    const id = rq.currentRequestId;
+    const ss = session[k]?.(state.session, event, id) ?? state.session;
+    const dn = denials[k]?.(state.denials, event, id) ?? state.denials;
+    const fi = fileIssues[k]?.(state.fileIssues, event, id) ?? state.fileIssues;
+    const vf = verification[k]?.(state.verification, event, id) ?? state.verification;
+    const rc = recoveryOn[k]?.(state.recovery, event, id) ?? state.recovery;
+    const tl = toolLoopOn[k]?.(state.toolLoop, event, id) ?? state.toolLoop;
+    const ip = inputs[k]?.(state.inputs, event, id) ?? state.inputs;
+    const nc = nested[k]?.(state.nested, event, id) ?? state.nested;
     const unchanged =
-      request === state.request &&
-      session === state.session &&
-      denials === state.denials &&
-      fileIssues === state.fileIssues &&
-      verification === state.verification &&
-      recovery === state.recovery &&
-      toolLoop === state.toolLoop &&
-      inputs === state.inputs &&
-      nested === state.nested;
-    return unchanged
-      ? state
-      : { session, request, denials, fileIssues, verification, recovery, toolLoop, inputs, nested };
+      rq === state.request &&
+      ss === state.session &&
+      dn === state.denials &&
+      fi === state.fileIssues &&
+      vf === state.verification &&
+      rc === state.recovery &&
+      tl === state.toolLoop &&
+      ip === state.inputs &&
+      nc === state.nested;
+    if (unchanged) return state;
+    return {
+      session: ss,
+      request: rq,
+      denials: dn,
+      fileIssues: fi,
+      verification: vf,
+      recovery: rc,
+      toolLoop: tl,
+      inputs: ip,
+      nested: nc,
+    };
   };
   return {
     initialState: () => initial,

@@ -1,8 +1,8 @@
 import { latestCalls, withLatest } from "./call-list.js";
-import type { KitEvent, ToolCallRef } from "./contract/events.js";
+import type { ToolCallRef } from "./contract/events.js";
 import type { ToolLoopReport } from "./contract/kit-entries.js";
 import { isHostEcho } from "./host-echo.js";
-import { exhaustive } from "./session.js";
+import type { Slice } from "./slice.js";
 import type {
   CallList,
   OpenToolLoopEpisode,
@@ -31,27 +31,25 @@ export const MAX_LOOP_MARKERS = 1;
 
 const EMPTY_PENDING: readonly PendingToolCall[] = Object.freeze([]);
 
-export function initialToolLoop(): ToolLoopSlice {
-  return {
-    pending: EMPTY_PENDING,
-    recent: null,
-    afterBoundary: null,
-    loop: null,
-    markerId: null,
-    markerRequestId: null,
-    markersThisRequest: 0,
-    stopped: null,
-    runsEnded: false,
-    episodes: Object.freeze([]) as readonly ToolLoopEpisode[],
-    episode: null,
-  };
-}
+const initialToolLoop = (): ToolLoopSlice => ({
+  pending: EMPTY_PENDING,
+  recent: null,
+  afterBoundary: null,
+  loop: null,
+  markerId: null,
+  markerRequestId: null,
+  markersThisRequest: 0,
+  stopped: null,
+  runsEnded: false,
+  episodes: Object.freeze([]) as readonly ToolLoopEpisode[],
+  episode: null,
+});
 
 /**
  * Tool-call loops on the branch: the latest calls with their results, the loop they end in, and the loop markers and
  * stops of the current request. Entry contents are kept by reference, never copied or frozen.
  */
-export function createToolLoopReducer(detector: ToolLoopDetector) {
+export function toolLoopSlice(detector: ToolLoopDetector): Slice<ToolLoopSlice> {
   /** A pending call whose canonical key is built when first read: most calls are told apart without one. */
   class PendingCall implements PendingToolCall {
     #key: string | undefined;
@@ -175,15 +173,16 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
     return "new";
   }
 
-  return (state: ToolLoopSlice, event: KitEvent, requestId: string | null): ToolLoopSlice => {
-    switch (event.kind) {
-      case "user": {
+  return {
+    initial: initialToolLoop,
+    on: {
+      user(state) {
         // A user message starts new runs: a retry the user asked for is not a loop.
         const runsEnded = state.runsEnded || state.recent !== null;
         if (state.markersThisRequest === 0 && state.stopped === null && state.runsEnded === runsEnded) return state;
         return { ...state, markersThisRequest: 0, stopped: null, runsEnded };
-      }
-      case "assistant": {
+      },
+      assistant(state, event) {
         if (event.toolCalls.length === 0 && state.pending === EMPTY_PENDING) return state;
         if (isHostEcho(event.provider, event.model)) return state;
         // A list, not an object keyed by call ids: a message makes a few calls, and ids as keys cost a shape each.
@@ -200,8 +199,8 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
           episodes: state.episodes,
           episode: state.episode,
         };
-      }
-      case "toolResult": {
+      },
+      toolResult(state, event) {
         // A call the host cancelled before it ran (Esc, "Operation aborted"): neither a failure nor a loop.
         if (event.cancelled) return state;
         const call = pendingCall(state.pending, event.toolCallId);
@@ -221,8 +220,8 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
           state.recent,
         );
         return withCall(state, record);
-      }
-      case "kit": {
+      },
+      kit(state, event, requestId) {
         const record = event.record;
         if (record.type === "toolLoopMarker") {
           const markersThisRequest = state.markersThisRequest + 1;
@@ -232,8 +231,8 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
           return { ...state, stopped: record.details.loop };
         }
         return state;
-      }
-      case "nestedCall": {
+      },
+      nestedCall(state, event) {
         // The host keeps a nested call's error text but not its result: a failure can repeat (same call, same
         // error); a call that succeeded is a call of its own, never the same result, so it joins no run.
         const { call } = event;
@@ -250,18 +249,12 @@ export function createToolLoopReducer(detector: ToolLoopDetector) {
         const key = `${call.name}\u0000nested:${event.entryId}:${call.id}`;
         const { entryId } = event;
         return withCall(state, new CallRecord(null, key, call.name, null, false, null, null, entryId, entryId, false));
-      }
-      case "other": {
+      },
+      other(state, event) {
         if (!event.boundary || state.afterBoundary === 0) return state;
         return { ...state, afterBoundary: 0 };
-      }
-      case "hostMessage":
-      case "modelChange":
-      case "thinkingChange":
-        return state;
-      default:
-        return exhaustive(event);
-    }
+      },
+    },
   };
 }
 

@@ -1,7 +1,6 @@
 import { produce } from "immer";
-import type { KitEvent } from "./contract/events.js";
 import type { CheckName, CheckStatus } from "./contract/kit-entries.js";
-import { exhaustive } from "./session.js";
+import type { Slice } from "./slice.js";
 import type { CheckRecord, VerificationSlice } from "./state.js";
 
 export const CHECKS: readonly CheckName[] = ["app_build", "app_test"];
@@ -27,10 +26,6 @@ function nextRevision(state: VerificationSlice): VerificationSlice {
   next.checks = Object.freeze({});
   next.mutationsThisRequest = state.mutationsThisRequest + 1;
   return next;
-}
-
-export function initialVerification(): VerificationSlice {
-  return { revision: 0, checks: {}, mutationsThisRequest: 0, roundsThisRequest: 0, incomplete: false };
 }
 
 function isCheck(name: string): name is CheckName {
@@ -61,17 +56,18 @@ export function checkResultOf(
   return testsRun !== undefined ? { status, testsRun } : { status };
 }
 
-export const verificationReducer = (state: VerificationSlice, event: KitEvent): VerificationSlice => {
-  switch (event.kind) {
-    case "user": {
+export const verificationSlice: Slice<VerificationSlice> = {
+  initial: () => ({ revision: 0, checks: {}, mutationsThisRequest: 0, roundsThisRequest: 0, incomplete: false }),
+  on: {
+    user(state) {
       if (state.mutationsThisRequest === 0 && state.roundsThisRequest === 0 && !state.incomplete) return state;
       const next = copy(state);
       next.mutationsThisRequest = 0;
       next.roundsThisRequest = 0;
       next.incomplete = false;
       return next;
-    }
-    case "toolResult": {
+    },
+    toolResult(state, event) {
       if (MUTATING_TOOLS.has(event.toolName)) {
         if (event.isError || !mutated(event.details)) return state;
         return nextRevision(state);
@@ -87,8 +83,8 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
       return produce(state, (d) => {
         d.checks[name] = record;
       });
-    }
-    case "kit": {
+    },
+    kit(state, event) {
       const record = event.record;
       if (record.type === "completionReport") {
         return produce(state, (d) => {
@@ -113,19 +109,11 @@ export const verificationReducer = (state: VerificationSlice, event: KitEvent): 
         return next;
       }
       return state;
-    }
-    case "nestedCall":
-      // A nested result is not recorded: a write or edit that succeeded counts as a change.
-      return event.call.status === "ok" && MUTATING_TOOLS.has(event.call.name) ? nextRevision(state) : state;
-    case "assistant":
-    case "hostMessage":
-    case "modelChange":
-    case "thinkingChange":
-    case "other":
-      return state;
-    default:
-      return exhaustive(event);
-  }
+    },
+    // A nested result is not recorded: a write or edit that succeeded counts as a change.
+    nestedCall: (state, event) =>
+      event.call.status === "ok" && MUTATING_TOOLS.has(event.call.name) ? nextRevision(state) : state,
+  },
 };
 
 /**

@@ -1,5 +1,5 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
-import { exhaustive } from "../../reducers/session.js";
+import { exhaustive } from "../../reducers/slice.js";
 import { classifyReply } from "./reply-classifier.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
