@@ -1,6 +1,7 @@
 import type { RootReducer } from "../../reducers/root.js";
 import type { KitState } from "../../reducers/state.js";
 import type { SessionEntry } from "../log/entry-types.js";
+import type { FileOrder } from "../tree/file-order.js";
 import { toEvent } from "./to-event.js";
 
 /** What the views read states from: a `BranchFold`, or a `ReadingFold` made while the file was read. */
@@ -82,36 +83,30 @@ export class BranchFold implements StateSource {
   }
 
   /**
-   * The state after each of `ids`, handed to `visit` and then dropped, but for those in `kept` and those without
-   * children (`children` counts them), which later calls read. A state waits only until its last child is visited:
-   * in an order where parents come first (a file written in order), this walks the whole tree holding little more
-   * than the states where branches fork. Any order gives the same states (a parent not yet visited is folded to).
+   * The state after each entry of `order`, handed to `visit` with its place and then dropped, but for those in `kept`
+   * and those without children, which later calls read. A parent's state is held only until its last child is
+   * folded: in a file whose parents come first, this folds the whole tree in file order, reading each entry once and
+   * holding little more than the states where branches fork. Any order gives the same states (a parent not yet
+   * visited is folded to).
    */
-  eachState(
-    ids: Iterable<string>,
-    children: (id: string) => number,
-    visit: (id: string, state: KitState) => void,
-  ): void {
-    const open = new Map<string, { state: KitState; left: number }>();
-    for (const id of ids) {
-      const parent = this.source.parentOf(id);
-      const slot = parent === null ? undefined : open.get(parent);
-      if (slot !== undefined && --slot.left === 0) open.delete(parent as string);
-      const kids = children(id);
-      let state = this.memo.get(id);
+  eachState(order: FileOrder, visit: (at: number, state: KitState) => void): void {
+    const { ids, entries, parents } = order;
+    const left = order.children.slice();
+    const held = new Array<KitState | undefined>(ids.length);
+    const fresh = this.memo.size === 0 && order.parentsFirst;
+    for (let at = 0; at < ids.length; at++) {
+      const id = ids[at] as string;
+      const p = parents[at] as number;
+      let state = fresh ? undefined : this.memo.get(id);
       if (state === undefined) {
-        const entry = this.source.get(id);
-        if (!entry) state = this.reducer.initialState();
-        else {
-          const base =
-            parent === null ? this.reducer.initialState() : slot !== undefined ? slot.state : this.stateAt(parent);
-          state = this.reducer.evolve(base, toEvent(entry));
-          this.reductions++;
-          if (kids === 0 || this.kept === null || this.kept.has(id)) this.memo.set(id, state);
-        }
+        const base = p < 0 ? this.reducer.initialState() : (held[p] ?? this.stateAt(ids[p] as string));
+        state = this.reducer.evolve(base, toEvent(entries[at] as SessionEntry));
+        this.reductions++;
+        if (left[at] === 0 || this.kept === null || this.kept.has(id)) this.memo.set(id, state);
       }
-      if (kids > 0) open.set(id, { state, left: kids });
-      visit(id, state);
+      if ((left[at] as number) > 0) held[at] = state;
+      if (p >= 0 && --(left[p] as number) === 0) held[p] = undefined;
+      visit(at, state);
     }
   }
 

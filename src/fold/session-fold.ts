@@ -15,6 +15,9 @@ export function foldTree(tree: SessionTree): BranchFold {
 /** State at every leaf, each entry reduced once for the whole tree. */
 export function foldAllLeaves(tree: SessionTree, fold = foldTree(tree)): Map<string, KitState> {
   const out = new Map<string, KitState>();
-  for (const leaf of tree.leaves()) out.set(leaf, fold.stateAt(leaf));
+  const { ids, children } = tree.order;
+  fold.eachState(tree.order, (at, state) => {
+    if (children[at] === 0) out.set(ids[at] as string, state);
+  });
   return out;
 }

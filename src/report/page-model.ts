@@ -12,7 +12,7 @@ import { type StateTable, StateTableBuilder } from "./state-table.js";
 
 /** Entries in columns (one array per field, index = entry index): compact for 100k-entry sessions. */
 export interface PageEntries {
-  ids: string[];
+  ids: readonly string[];
   /** Entry index of the parent; -1 for a root (including an orphan). */
   parents: number[];
   /** `line[i] - line[i - 1]`, starting from 0: mostly 1, so short in JSON. */
@@ -109,10 +109,9 @@ function detailText(entry: SessionEntry, max: number): string {
 
 export function buildPageModel(file: string, session: LoadedSession, options: PageModelOptions = {}): SessionPageModel {
   const { tree, log } = session;
-  const ids = [...tree.byId.keys()];
-  const indexOf = new Map(ids.map((id, i) => [id, i]));
+  const { order } = tree;
+  const { ids, indexOf } = order;
   const at = (id: string | null | undefined) => (id == null ? -1 : (indexOf.get(id) ?? -1));
-  const entryAt = (i: number) => tree.get(ids[i] as string) as SessionEntry;
   const fold = foldTree(tree);
   const states = new StateTableBuilder(fold.initialState());
   const kindIndex = new Map<string, number>();
@@ -126,44 +125,39 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
 
   /** Each entry's state index, -1 until it is visited. */
   const stateOf = new Int32Array(ids.length).fill(-1);
-  let i = -1;
   // Every state is read once, in file order, and dropped: the fold keeps those at forks and leaves only.
-  fold.eachState(
-    ids,
-    (id) => tree.childrenOf(id).length,
-    (id, state) => {
-      i++;
-      const entry = entryAt(i);
-      const parentId = tree.parentOf(id);
-      const parent = at(parentId);
-      const facts = entryFacts(entry);
-      let kind = kindIndex.get(facts.kind);
-      if (kind === undefined) {
-        kind = kindIndex.size;
-        kindIndex.set(facts.kind, kind);
-      }
-      let flags = facts.flags;
-      if (parent < 0 && typeof entry.parentId === "string" && entry.parentId !== id) flags |= FLAG.orphan;
-      if (entry.type === "compaction") compactions.push([i, at(entry.firstKeptEntryId)]);
-      if (facts.record?.type === "stallStop") stallStops++;
-      if (facts.record?.type === "recoveryMarker") recoveries++;
-      if (flags & FLAG.denial && entry.type === "message" && entry.message.role === "toolResult") {
-        denials++;
-        deniedScopes.add(denialOf(entry.message.details)?.scope ?? "");
-      }
-      const line = tree.position(id)?.line ?? 0;
-      entries.parents.push(parent);
-      entries.lineDeltas.push(line - previousLine);
-      entries.kinds.push(kind);
-      entries.flags.push(flags);
-      entries.previews.push(facts.preview);
-      previousLine = line;
-      const stateIndex = states.intern(state);
-      stateOf[i] = stateIndex;
-      const known = parent < 0 ? -1 : (stateOf[parent] as number);
-      states.record(i, stateIndex, parentId === null ? 0 : known >= 0 ? known : states.intern(fold.stateAt(parentId)));
-    },
-  );
+  fold.eachState(order, (i, state) => {
+    const id = ids[i] as string;
+    const entry = order.entries[i] as SessionEntry;
+    const parent = order.parents[i] as number;
+    const facts = entryFacts(entry);
+    let kind = kindIndex.get(facts.kind);
+    if (kind === undefined) {
+      kind = kindIndex.size;
+      kindIndex.set(facts.kind, kind);
+    }
+    let flags = facts.flags;
+    if (parent < 0 && typeof entry.parentId === "string" && entry.parentId !== id) flags |= FLAG.orphan;
+    if (entry.type === "compaction") compactions.push([i, at(entry.firstKeptEntryId)]);
+    if (facts.record?.type === "stallStop") stallStops++;
+    if (facts.record?.type === "recoveryMarker") recoveries++;
+    if (flags & FLAG.denial && entry.type === "message" && entry.message.role === "toolResult") {
+      denials++;
+      deniedScopes.add(denialOf(entry.message.details)?.scope ?? "");
+    }
+    const line = tree.position(id)?.line ?? 0;
+    entries.parents.push(parent);
+    entries.lineDeltas.push(line - previousLine);
+    entries.kinds.push(kind);
+    entries.flags.push(flags);
+    entries.previews.push(facts.preview);
+    previousLine = line;
+    const stateIndex = states.intern(state);
+    stateOf[i] = stateIndex;
+    const known = parent < 0 ? -1 : (stateOf[parent] as number);
+    const parentState = parent < 0 ? 0 : known >= 0 ? known : states.intern(fold.stateAt(ids[parent] as string));
+    states.record(i, stateIndex, parentState);
+  });
 
   const leaves = tree.leaves().map(at);
   const activeLeaf = at(tree.activeLeafId);
@@ -225,7 +219,11 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
 }
 
 /** For each tool result, the nearest ancestor assistant that made its call; kept only where it is not the parent. */
-function callOwners(session: LoadedSession, indexOf: Map<string, number>, parents: number[]): [number, number][] {
+function callOwners(
+  session: LoadedSession,
+  indexOf: ReadonlyMap<string, number>,
+  parents: number[],
+): [number, number][] {
   return callOwnersNearby(session, indexOf, parents) ?? callOwnersByWalk(session, indexOf, parents);
 }
 
@@ -238,7 +236,7 @@ const OWNER_STEPS = 64;
  */
 export function callOwnersNearby(
   session: LoadedSession,
-  indexOf: Map<string, number>,
+  indexOf: ReadonlyMap<string, number>,
   parents: number[],
 ): [number, number][] | null {
   const { tree } = session;
@@ -265,7 +263,7 @@ export function callOwnersNearby(
 /** `callOwners` by one depth-first walk of the tree, keeping the open calls of the path it is on. */
 export function callOwnersByWalk(
   session: LoadedSession,
-  indexOf: Map<string, number>,
+  indexOf: ReadonlyMap<string, number>,
   parents: number[],
 ): [number, number][] {
   const { tree } = session;
@@ -307,7 +305,7 @@ export function callOwnersByWalk(
 
 function details(
   session: LoadedSession,
-  ids: string[],
+  ids: readonly string[],
   activeLeaf: number,
   entries: PageEntries,
   options: PageModelOptions,
@@ -331,7 +329,7 @@ function details(
   return [...out].sort((a, b) => a[0] - b[0]);
 }
 
-function pageDiagnostics(session: LoadedSession, indexOf: Map<string, number>): PageDiagnostic[] {
+function pageDiagnostics(session: LoadedSession, indexOf: ReadonlyMap<string, number>): PageDiagnostic[] {
   const { tree, log } = session;
   const leavesOf = new Map<string, number[]>();
   const leavesUnder = (root: string): number[] => {

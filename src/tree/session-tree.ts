@@ -1,6 +1,7 @@
 import { type Diagnostic, diagnostic } from "../log/diagnostics.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import type { RecordPosition, SessionLog } from "../log/read-session.js";
+import type { FileOrder } from "./file-order.js";
 import { TreeLinks } from "./tree-links.js";
 
 /**
@@ -17,9 +18,13 @@ export class SessionTree {
   readonly diagnostics: Diagnostic[] = [];
   readonly labels = new Map<string, string>();
   private readonly parent = new Map<string, string | null>();
-  private readonly positionOf = new Map<string, RecordPosition>();
+  /** Each id's place in file order (where it first stands), and the position of its record (the later one). */
+  private readonly indexOf = new Map<string, number>();
+  private readonly positions: RecordPosition[] = [];
   /** Children, leaves, forks, depths: the shape of the links once cycles are cut. */
   readonly links: TreeLinks;
+  /** The entries by their place in file order, with their parents' places. */
+  readonly order: FileOrder;
 
   constructor(entries: readonly SessionEntry[], positions: readonly RecordPosition[] = []) {
     this.entries = entries;
@@ -29,18 +34,21 @@ export class SessionTree {
     let repeated = false;
     const notYetRead: string[] = [];
     entries.forEach((entry, i) => {
-      const previous = this.positionOf.get(entry.id);
-      if (previous) {
+      const known = this.indexOf.get(entry.id);
+      if (known !== undefined) {
         repeated = true;
-        const message = `id ${entry.id} was already used at line ${previous.line}: the host keeps only this later record`;
+        const line = (this.positions[known] as RecordPosition).line;
+        const message = `id ${entry.id} was already used at line ${line}: the host keeps only this later record`;
         this.diagnostics.push(diagnostic("E_DUPLICATE_ID", where(i), message, entry.id));
+      } else {
+        this.indexOf.set(entry.id, this.positions.length);
       }
       const parentId = entry.parentId;
       if (parentId !== null && parentId !== undefined && parentId !== entry.id && !this.byId.has(parentId)) {
         notYetRead.push(parentId);
       }
       this.byId.set(entry.id, entry);
-      this.positionOf.set(entry.id, where(i));
+      this.positions[known ?? this.positions.length] = where(i);
       if (entry.type === "label") {
         if (entry.label) this.labels.set(entry.targetId, entry.label);
         else this.labels.delete(entry.targetId);
@@ -55,20 +63,21 @@ export class SessionTree {
         if (parentId === id) {
           // The host's tree view shows it as a root, but its path walk (getBranch, buildSessionContext) never ends.
           const message = `entry ${id} is its own parent: the host would hang building this branch; read as a root`;
-          this.diagnostics.push(diagnostic("E_CYCLE", this.positionOf.get(id)!, message, id));
+          this.diagnostics.push(diagnostic("E_CYCLE", this.position(id)!, message, id));
         }
       } else if (!this.byId.has(parentId)) {
         this.parent.set(id, null);
         this.roots.push(id);
         this.orphans.push(id);
         const message = `parent ${parentId} is not in the file: this entry and its descendants form a separate tree`;
-        this.diagnostics.push(diagnostic("E_MISSING_PARENT", this.positionOf.get(id)!, message, id));
+        this.diagnostics.push(diagnostic("E_MISSING_PARENT", this.position(id)!, message, id));
       } else {
         this.parent.set(id, parentId);
       }
     }
     if (repeated || notYetRead.some((id) => this.byId.has(id))) this.cutCycles();
     this.links = new TreeLinks(this.parent);
+    this.order = this.fileOrder();
   }
 
   static fromLog(log: SessionLog): SessionTree {
@@ -84,7 +93,8 @@ export class SessionTree {
   }
 
   position(id: string): RecordPosition | undefined {
-    return this.positionOf.get(id);
+    const at = this.indexOf.get(id);
+    return at === undefined ? undefined : this.positions[at];
   }
 
   parentOf(id: string): string | null {
@@ -130,6 +140,29 @@ export class SessionTree {
     return this.links.commonAncestor(a, b);
   }
 
+  private fileOrder(): FileOrder {
+    const n = this.byId.size;
+    const ids = new Array<string>(n);
+    const entries = new Array<SessionEntry>(n);
+    const parents = new Int32Array(n);
+    const children = new Int32Array(n);
+    let parentsFirst = true;
+    let at = 0;
+    for (const [id, entry] of this.byId) {
+      ids[at] = id;
+      entries[at] = entry;
+      const parent = this.parent.get(id) ?? null;
+      const p = parent === null ? -1 : (this.indexOf.get(parent) as number);
+      parents[at] = p;
+      if (p >= 0) {
+        children[p] = (children[p] as number) + 1;
+        if (p > at) parentsFirst = false;
+      }
+      at++;
+    }
+    return { ids, entries, parents, children, parentsFirst, indexOf: this.indexOf };
+  }
+
   private cutCycles(): void {
     const state = new Map<string, 1 | 2>();
     for (const start of this.byId.keys()) {
@@ -143,11 +176,11 @@ export class SessionTree {
       }
       if (cursor !== null && state.get(cursor) === 1) {
         const loop = walk.slice(walk.indexOf(cursor));
-        const first = loop.reduce((a, b) => (this.positionOf.get(a)!.line <= this.positionOf.get(b)!.line ? a : b));
+        const first = loop.reduce((a, b) => (this.position(a)!.line <= this.position(b)!.line ? a : b));
         this.parent.set(first, null);
         this.roots.push(first);
         const message = `parent links loop through ${loop.join(" -> ")}: the host would hang building this branch; cut here`;
-        this.diagnostics.push(diagnostic("E_CYCLE", this.positionOf.get(first)!, message, first));
+        this.diagnostics.push(diagnostic("E_CYCLE", this.position(first)!, message, first));
       }
       for (const id of walk) state.set(id, 2);
     }

@@ -5,6 +5,8 @@ import { BranchFold, foldPath } from "../../src/fold/branch-fold.js";
 import { kitReducer } from "../../src/fold/kit-reducer.js";
 import { foldTree } from "../../src/fold/session-fold.js";
 import { toEvent } from "../../src/fold/to-event.js";
+import type { SessionEntry } from "../../src/log/entry-types.js";
+import type { FileOrder } from "../../src/tree/file-order.js";
 import { SessionTree } from "../../src/tree/session-tree.js";
 import { randomSession } from "../synth/random-tree.js";
 
@@ -17,6 +19,17 @@ function deepFreeze<T>(value: T): T {
 }
 
 const SEEDS = Array.from({ length: 120 }, (_, i) => 1000 + i);
+
+/** The tree's entries in reverse id order, with their parents' places: children often stand before parents. */
+function shuffled(tree: SessionTree): FileOrder {
+  const ids = [...tree.byId.keys()].sort().reverse();
+  const indexOf = new Map(ids.map((id, at) => [id, at]));
+  const parents = new Int32Array(ids.map((id) => indexOf.get(tree.parentOf(id) ?? "") ?? -1));
+  const children = new Int32Array(ids.length);
+  for (const p of parents) if (p >= 0) children[p] = (children[p] as number) + 1;
+  const entries = ids.map((id) => tree.get(id) as SessionEntry);
+  return { ids, entries, parents, children, parentsFirst: parents.every((p, at) => p < at), indexOf };
+}
 
 describe("the memoised fold behaves like a plain full fold", () => {
   it.each(SEEDS)("seed %i: every leaf's state equals the plain fold of its path", (seed) => {
@@ -75,18 +88,17 @@ describe("the memoised fold behaves like a plain full fold", () => {
     const fold = foldTree(tree);
     const ids = [...tree.byId.keys()];
     // File order first; a shuffled order (children before parents) must give the same states.
-    const order = seed % 2 === 0 ? ids : [...ids].sort((x, y) => (x < y ? 1 : -1));
+    const inFileOrder = seed % 2 === 0;
+    const order = inFileOrder ? tree.order : shuffled(tree);
+    expect(order.ids).toEqual(inFileOrder ? ids : [...ids].sort().reverse());
+    if (inFileOrder) expect(order.parentsFirst).toBe(true);
     const seen = new Map<string, string>();
-    fold.eachState(
-      order,
-      (id) => tree.childrenOf(id).length,
-      (id, state) => {
-        seen.set(id, stableStringify(state));
-      },
-    );
+    fold.eachState(order, (at, state) => {
+      seen.set(order.ids[at] as string, stableStringify(state));
+    });
     expect(seen.size).toBe(ids.length);
     for (const id of ids) expect(seen.get(id)).toBe(stableStringify(foldPath(tree.pathTo(id), kitReducer)));
-    if (order === ids) {
+    if (inFileOrder) {
       expect(fold.reductions).toBe(tree.size - countUnreached(tree));
       expect(fold.size).toBeLessThanOrEqual(tree.branchPoints().length + tree.leaves().length);
     }

@@ -14,7 +14,7 @@ const SLICES: readonly SliceName[] = ["request", "session", "denials", "fileIssu
 export interface Decoded {
   M: SessionPageModel;
   n: number;
-  ids: string[];
+  ids: readonly string[];
   parents: Int32Array;
   lines: Int32Array;
   flags: number[];
