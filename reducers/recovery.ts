@@ -69,7 +69,7 @@ export function recoverySlice(detector: StallDetector): Slice<RecoverySlice> {
       assistant(state, event) {
         // A host's echo of an earlier turn is no reply: the turn it copies was judged where it stands.
         if (isHostEcho(event.provider, event.model)) return state;
-        const toolCalls = event.toolCallIds.length;
+        const toolCalls = event.toolCalls.length;
         const run = detector.advanceRun(state.run, {
           type: "assistant",
           entryId: event.entryId,

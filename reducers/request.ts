@@ -12,7 +12,7 @@ export const requestSlice: Slice<RequestSlice> = {
       return {
         currentRequestId: state.currentRequestId,
         assistantReplies: state.assistantReplies + 1,
-        toolCalls: state.toolCalls + event.toolCallIds.length,
+        toolCalls: state.toolCalls + event.toolCalls.length,
       };
     },
   },

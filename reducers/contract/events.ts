@@ -58,7 +58,6 @@ export type KitEvent =
       kind: "assistant";
       entryId: string;
       text: string;
-      toolCallIds: string[];
       toolCalls: ToolCallRef[];
       stopReason: string;
       provider: string;

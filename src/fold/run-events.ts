@@ -18,7 +18,7 @@ export function runEventsOf(path: readonly SessionEntry[]): RunEvent[] {
           type: "assistant",
           entryId: event.entryId,
           text: event.text,
-          toolCalls: event.toolCallIds.length,
+          toolCalls: event.toolCalls.length,
           stopReason: event.stopReason,
         });
         break;

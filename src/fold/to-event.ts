@@ -55,20 +55,16 @@ export function toEvent(entry: SessionEntry): KitEvent {
         let count = 0;
         for (const b of content) if (b?.type === "toolCall") count++;
         const toolCalls = new Array<ToolCallRef>(count);
-        const toolCallIds = new Array<string>(count);
         let i = 0;
         for (const b of content) {
           if (b?.type !== "toolCall") continue;
           const call = b as { id: unknown; name: unknown; arguments?: unknown };
-          const id = String(call.id);
-          toolCallIds[i] = id;
-          toolCalls[i++] = { id, name: String(call.name ?? ""), args: call.arguments ?? {} };
+          toolCalls[i++] = { id: String(call.id), name: String(call.name ?? ""), args: call.arguments ?? {} };
         }
         return {
           kind: "assistant",
           entryId,
           text: textOf(message),
-          toolCallIds,
           toolCalls,
           stopReason: String(message.stopReason ?? "stop"),
           provider: String(message.provider ?? ""),

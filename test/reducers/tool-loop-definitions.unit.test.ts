@@ -184,7 +184,6 @@ describe("host echoes", () => {
       kind: "assistant",
       entryId: "mirror-1",
       text: "Done.",
-      toolCallIds: ["c1"],
       toolCalls: [{ id: "c1", name: "read", args: { path: "b.ts" } }],
       stopReason: "stop",
       provider: "openclaw",
