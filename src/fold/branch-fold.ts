@@ -33,7 +33,7 @@ export class BranchFold implements StateSource {
   constructor(
     private readonly source: EntrySource,
     private readonly reducer: RootReducer,
-    private readonly kept: { has(id: string): boolean } | null = null,
+    private readonly kept: ReadonlySet<string> | null = null,
   ) {}
 
   initialState(): KitState {
@@ -94,6 +94,12 @@ export class BranchFold implements StateSource {
     const left = order.children.slice();
     const held = new Array<KitState | undefined>(ids.length);
     const fresh = this.memo.size === 0 && order.parentsFirst;
+    // Whether each place's state is remembered: a leaf's, or one `kept` names (a set lookup a place is not free).
+    const remembered = new Uint8Array(ids.length).fill(this.kept === null ? 1 : 0);
+    for (const id of this.kept ?? []) {
+      const at = order.indexOf.get(id);
+      if (at !== undefined) remembered[at] = 1;
+    }
     for (let at = 0; at < ids.length; at++) {
       const id = ids[at] as string;
       const p = parents[at] as number;
@@ -102,7 +108,7 @@ export class BranchFold implements StateSource {
         const base = p < 0 ? this.reducer.initialState() : (held[p] ?? this.stateAt(ids[p] as string));
         state = this.reducer.evolve(base, toEvent(entries[at] as SessionEntry));
         this.reductions++;
-        if (left[at] === 0 || this.kept === null || this.kept.has(id)) this.memo.set(id, state);
+        if (left[at] === 0 || remembered[at] === 1) this.memo.set(id, state);
       }
       if ((left[at] as number) > 0) held[at] = state;
       if (p >= 0 && --(left[p] as number) === 0) held[p] = undefined;
