@@ -109,6 +109,25 @@ describe("the memoised fold behaves like a plain full fold", () => {
     }
   });
 
+  it.each(SEEDS.slice(0, 10))("seed %i: a walk in file order after a branch was folded reuses its states", (seed) => {
+    const tree = new SessionTree(deepFreeze(randomSession(seed, 120).entries));
+    const fold = foldTree(tree);
+    const leaf = tree.leaves()[0] as string;
+    fold.stateAt(leaf);
+    const folded = fold.reductions;
+    const kept = fold.size;
+    expect(kept).toBeGreaterThan(0);
+    const seen = new Map<string, string>();
+    fold.eachState(tree.order, (at, state) => {
+      seen.set(tree.order.ids[at] as string, stableStringify(state));
+    });
+    for (const id of tree.byId.keys()) {
+      expect(seen.get(id)).toBe(stableStringify(foldPath(tree.pathTo(id), kitReducer)));
+    }
+    // The states the first fold kept (the leaf's, the forks on its path) are read, not folded again.
+    expect(fold.reductions).toBe(tree.size - countUnreached(tree) + folded - kept);
+  });
+
   it("reducers never mutate their input and return the same state for a no-op entry", () => {
     const state = deepFreeze(kitReducer.initialState());
     const noop: KitEvent = deepFreeze({ kind: "other", entryId: "x" });
