@@ -15,6 +15,7 @@ import { replayFile } from "../src/cli/commands/replay.js";
 import { expandInputs } from "../src/cli/inputs.js";
 import { FleetDb } from "../src/fleet/db.js";
 import { indexInto } from "../src/fleet/index-run.js";
+import { childEnv } from "./child-env.js";
 
 /**
  * The fleet rows of the benchmark, self-contained: each times the kit against the command it is measured by, on the
@@ -48,7 +49,11 @@ function median(xs: number[]): number {
 /** The wall time of one `context-kit` process, in ms (its output is discarded; a failure throws). */
 export function timeCli(args: readonly string[], cwd: string): number {
   const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+  const run = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    env: childEnv(),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (run.status !== 0 && run.status !== 1) throw new Error(`context-kit ${args.join(" ")}: ${run.stderr}`);
   return ms;

@@ -35,7 +35,7 @@ export function formatBench(doc: BenchDocument): string {
   const m = doc.machine;
   const out: string[] = [
     `context-kit bench${doc.quick ? " --quick" : ""}: ${m.cpus} × ${m.cpuModel}, ${formatBytes(m.totalMemoryBytes)} RAM, Node ${m.node}, host ${doc.host.package}@${doc.host.version}`,
-    `Medians over the repetitions shown; ratio = kit / host or kit / floor (below 1: the kit is faster or smaller). Load average ${m.loadAverage.start.toFixed(1)} at the start, ${m.loadAverage.end.toFixed(1)} at the end.`,
+    `Medians over the repetitions shown; ratio = kit / host or kit / floor (below 1: the kit is faster or smaller). Load average ${m.loadAverage.start.toFixed(1)} at the start, ${m.loadAverage.end.toFixed(1)} at the end.${m.droppedEnv.length ? ` Timed processes run without ${m.droppedEnv.join(", ")} (read at every Node start; no timed command uses it).` : ""}`,
     "",
     ...formatCommands(doc),
     ...formatFolder(doc),

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { childEnv } from "./child-env.js";
 
 /** How to start a child of the benchmark: node with these options on this script. */
 export interface ChildLaunch {
@@ -29,6 +30,7 @@ export function runProcess(launch: ChildLaunch, args: readonly string[], cwd: st
     const started = performance.now();
     const child = spawn(process.execPath, [...launch.execArgv, launch.script, ...args], {
       cwd,
+      env: childEnv(),
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

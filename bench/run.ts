@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../src/package-root.js";
+import { droppedEnv } from "./child-env.js";
 import { type CommandsResult, measureCommands } from "./commands.js";
 import { type FileToolsResult, measureFileTools } from "./file-tools.js";
 import { writeFileTree } from "./file-tree.js";
@@ -34,6 +35,8 @@ export interface MachineInfo {
   platform: string;
   /** 1-minute load average when the run started and when it ended: other work on the machine skews the times. */
   loadAverage: { start: number; end: number };
+  /** Variables left out of the timed child processes' environment (see child-env.ts). */
+  droppedEnv: string[];
 }
 
 /** The benchmark's JSON document. Every ratio is kit / host: below 1 the kit is faster or smaller. */
@@ -79,6 +82,7 @@ export function machineInfo(startLoad: number): MachineInfo {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     loadAverage: { start: startLoad, end: loadavg()[0] ?? 0 },
+    droppedEnv: droppedEnv(),
   };
 }
 

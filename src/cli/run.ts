@@ -2,13 +2,15 @@ import { parseArgs } from "node:util";
 import { kitVersion } from "../package-root.js";
 import { type Command, type CommandResult, type CommandResultWithStderr, InputError, UsageError } from "./command.js";
 import { COMMAND_NAMES, loadCommand } from "./commands/index.js";
-import { didYouMean } from "./did-you-mean.js";
-import { commandHelp, helpText, invocation, usageLine } from "./help.js";
 import { writeError } from "./inputs.js";
 import { writeJson } from "./json-out.js";
 
 export type { CommandResultWithStderr } from "./command.js";
-export { helpText } from "./help.js";
+
+// The help and the spelling suggestions load only when a run prints them (about 10 ms of every start otherwise).
+const help = () => import("./help.js");
+const didYouMean = async (given: string, known: readonly string[]) =>
+  (await import("./did-you-mean.js")).didYouMean(given, known);
 
 export interface CliIo {
   cwd: string;
@@ -28,6 +30,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     const topic = name === "help" && rest[0] !== undefined ? await loadCommand(rest[0]) : undefined;
+    const { commandHelp, helpText } = await help();
     const text = topic ? commandHelp(topic) : await helpText();
     return { exitCode: name === undefined ? 2 : 0, stdout: `${text}\n`, stderr: "" };
   }
@@ -35,7 +38,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   const command = await loadCommand(name);
   if (!command) {
     const known = COMMAND_NAMES as string[];
-    return usageFailure(`unknown command "${name}"${didYouMean(name, known)}; commands: ${known.join(", ")}`, null);
+    return usageFailure(
+      `unknown command "${name}"${await didYouMean(name, known)}; commands: ${known.join(", ")}`,
+      null,
+    );
   }
   return runCommand(command, rest, io);
 }
@@ -43,7 +49,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
 /** Runs one command with its arguments (after its name): what `runCli` does once it has found the command. */
 export async function runCommand(command: Command, rest: readonly string[], io: CliIo): Promise<CliOutput> {
   if (rest.includes("--help") || rest.includes("-h")) {
-    return { exitCode: 0, stdout: `${commandHelp(command)}\n`, stderr: "" };
+    return { exitCode: 0, stdout: `${(await help()).commandHelp(command)}\n`, stderr: "" };
   }
   const ndjson = rest.includes("--ndjson") && "ndjson" in command.options;
   const wantsJson = rest.includes("--json") || ndjson;
@@ -76,14 +82,14 @@ export async function runCommand(command: Command, rest: readonly string[], io: 
   return { exitCode: result.exitCode, stdout, stderr: (result as CommandResultWithStderr).stderr ?? "" };
 }
 
-function failure(error: unknown, command: Command, json: boolean): CliOutput {
+async function failure(error: unknown, command: Command, json: boolean): Promise<CliOutput> {
   if (error instanceof InputError) {
     const stdout = json ? `${JSON.stringify({ error: { code: error.code, message: error.message } }, null, 2)}\n` : "";
     return { exitCode: 2, stdout, stderr: `context-kit ${command.name}: ${error.code}: ${error.message}\n` };
   }
   if (error instanceof UsageError) return usageFailure(error.message, command);
   const code = (error as { code?: string }).code;
-  if (code?.startsWith("ERR_PARSE_ARGS")) return usageFailure(parseArgsMessage(error as Error, command), command);
+  if (code?.startsWith("ERR_PARSE_ARGS")) return usageFailure(await parseArgsMessage(error as Error, command), command);
   // A file system error no command turned into a clear one still ends as bad input, never as a stack trace.
   if (code?.startsWith("E") && (error as NodeJS.ErrnoException).syscall) {
     const io = writeError(error, command.name);
@@ -93,12 +99,12 @@ function failure(error: unknown, command: Command, json: boolean): CliOutput {
 }
 
 /** Node's parseArgs messages, said shortly: `unknown option --strickt (did you mean --strict?)`. */
-function parseArgsMessage(error: Error, command: Command): string {
+async function parseArgsMessage(error: Error, command: Command): Promise<string> {
   const code = (error as { code?: string }).code;
   const option = error.message.match(/'(-[^' ]+)/)?.[1];
   const known = [...Object.keys(command.options).map((o) => `--${o}`), "--help"];
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) {
-    return `unknown option ${option} for ${command.name}${didYouMean(option, known)}`;
+    return `unknown option ${option} for ${command.name}${await didYouMean(option, known)}`;
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
     const spec = command.options[option.replace(/^--/, "")];
@@ -107,7 +113,8 @@ function parseArgsMessage(error: Error, command: Command): string {
   return error.message;
 }
 
-function usageFailure(message: string, command: Command | null): CliOutput {
+async function usageFailure(message: string, command: Command | null): Promise<CliOutput> {
+  const { invocation, usageLine } = await help();
   const hint = command
     ? `Usage: ${usageLine(command)}\nRun \`${invocation(command)} --help\` for the options.`
     : "Run `context-kit --help` for the commands.";

@@ -129,11 +129,15 @@ async function indexChanges(
       continue;
     }
     const db = await ready;
+    // Whether its tail is appended or the file is indexed whole, these rows go: DuckDB deletes them while the tail folds.
+    const cleared = db
+      .forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"])
+      .then(() => db.run("DELETE FROM diagnostics WHERE file = ? AND code = 'W_TORN_TAIL'", [memo.file]));
+    cleared.catch(() => {});
     const tail = stat && store && memo.status !== "unreadable" ? await tryTail(store, memo, withText, tails) : null;
+    await cleared;
     if (tail !== null && typeof tail !== "string") {
       remember(memo.file, tail.memo);
-      await db.forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"]);
-      await db.run("DELETE FROM diagnostics WHERE file = ? AND code = 'W_TORN_TAIL'", [memo.file]);
       for (const late of tail.lateResults) {
         await db.run(
           "UPDATE tool_calls SET is_error = ?, error_code = ?, result_entry_id = ? WHERE file = ? AND call_id = ? AND result_entry_id IS NULL",

@@ -58,7 +58,16 @@ describe("npm run bench -- --quick --check --json", () => {
     expect(doc).toMatchObject({ kind: "context-kit-bench", version: 2, quick: true });
     expect(doc.host.package).toBe("@mariozechner/pi-coding-agent");
     expect(Object.keys(doc.machine).sort()).toEqual(
-      ["cpuModel", "cpus", "freeMemoryBytes", "loadAverage", "node", "platform", "totalMemoryBytes"].sort(),
+      [
+        "cpuModel",
+        "cpus",
+        "droppedEnv",
+        "freeMemoryBytes",
+        "loadAverage",
+        "node",
+        "platform",
+        "totalMemoryBytes",
+      ].sort(),
     );
 
     expect(doc.load.length).toBeGreaterThanOrEqual(2);
@@ -127,6 +136,14 @@ describe("npm run bench -- --quick --check --json", () => {
     expect(table).toMatch(/full-size targets? not applicable to --quick/);
     for (const part of ["Commands", "Folders", "Load", "Replay", "Per request", "File tools"])
       expect(table).toContain(part);
+    expect(doc.machine.droppedEnv).toEqual(
+      process.env.NODE_EXTRA_CA_CERTS === undefined ? [] : ["NODE_EXTRA_CA_CERTS"],
+    );
+    const withBundle = formatBench({ ...doc, machine: { ...doc.machine, droppedEnv: ["NODE_EXTRA_CA_CERTS"] } });
+    expect(withBundle).toContain("Timed processes run without NODE_EXTRA_CA_CERTS");
+    expect(formatBench({ ...doc, machine: { ...doc.machine, droppedEnv: [] } })).not.toContain(
+      "Timed processes run without",
+    );
   }, 600_000);
 
   it("--help says how it is run from a checkout", async () => {

@@ -1,0 +1,58 @@
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run.js";
+import { duckdb } from "../../src/fleet/db.js";
+import { queryDb, TABLE_DUMP } from "./fleet-db.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const SAMPLE = join(ROOT, "evidence-samples/verification-session.jsonl");
+const require = createRequire(import.meta.url);
+
+async function index(cwd: string, db: string, file: string) {
+  const out = await runCli(["index", file, "--db", db, "--json"], { cwd });
+  expect(out.exitCode, out.stderr).toBe(0);
+  return JSON.parse(out.stdout) as { indexed: number; appended: number };
+}
+
+const blockSize = async (db: string) =>
+  (await queryDb(db, ["SELECT block_size FROM pragma_database_size()"]))[0]?.[0]?.block_size;
+
+/** One more user turn continuing the file's last entry. */
+function appendTurn(file: string): void {
+  const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+  const parentId = JSON.parse(lines[lines.length - 1] as string).id;
+  const entry = { type: "message", id: "zz-appended", parentId, timestamp: "2026-12-05T00:00:00.000Z" };
+  appendFileSync(file, `${JSON.stringify({ ...entry, message: { role: "user", content: "go on", timestamp: 1 } })}\n`);
+}
+
+describe("the fleet database's storage", () => {
+  it("creates databases with 128 KiB blocks, and appends to one made with DuckDB's default blocks as to its own", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ck-db-storage-"));
+    copyFileSync(SAMPLE, join(dir, "s.jsonl"));
+    const made = join(dir, "made.duckdb");
+    (await DuckDBInstance.create(made)).closeSync();
+    const fresh = join(dir, "fresh.duckdb");
+
+    expect(await index(dir, made, "s.jsonl")).toMatchObject({ indexed: 1 });
+    appendTurn(join(dir, "s.jsonl"));
+    expect(await index(dir, made, "s.jsonl")).toMatchObject({ appended: 1 });
+    expect(await index(dir, fresh, "s.jsonl")).toMatchObject({ indexed: 1 });
+
+    expect(await blockSize(fresh)).toBe(131_072);
+    expect(await blockSize(made)).toBe(262_144);
+    expect(await queryDb(made, TABLE_DUMP)).toEqual(await queryDb(fresh, TABLE_DUMP));
+  });
+
+  it("loads the build's one-file bundle of @duckdb/node-api when it is of the installed version", async () => {
+    const { version } = require("@duckdb/node-api/package.json") as { version: string };
+    const bundle = join(ROOT, "dist", `duckdb-api-${version}.cjs`);
+    expect(existsSync(bundle), "npm run build writes the bundle").toBe(true);
+    const api = await duckdb();
+    expect(api).toBe(require(bundle));
+    expect(typeof api.DuckDBInstance.create).toBe("function");
+  });
+});
