@@ -1,12 +1,11 @@
 import { requireDirectory } from "./file-issue-result.js";
 import { findMatcher } from "./glob.js";
-import { inputIssue } from "./issues.js";
-import { guardedPath } from "./path-arg.js";
 import { type FindParams, findSchema } from "./schemas.js";
 import { prunedDetails, prunedNote, withNotes } from "./search-notes.js";
+import { searchDescription, searchStart } from "./search-tool.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
 import { countArg, type ToolDeps } from "./tool-deps.js";
-import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
+import { type ToolDefinition, textResult } from "./tool-types.js";
 import { walkTree } from "./walk.js";
 
 export function createFindTool(deps: ToolDeps): ToolDefinition<FindParams> {
@@ -14,16 +13,14 @@ export function createFindTool(deps: ToolDeps): ToolDefinition<FindParams> {
   return {
     name: "find",
     label: "find",
-    description:
-      "Search for files by glob pattern. Returns matching file paths relative to the search directory. Output is " +
-      `truncated to 1000 results or ${MAX_BYTES / 1024}KB (whichever is hit first). Directories excluded by a ` +
-      ".context-exclude marker are skipped without being opened.",
+    description: searchDescription(
+      "Search for files by glob pattern. Returns matching file paths relative to the search directory.",
+      "1000 results",
+    ),
     promptSnippet: "Find files by glob pattern",
     parameters: findSchema,
     async execute(_id, params, signal) {
-      throwIfAborted(signal);
-      if (typeof params?.pattern !== "string") return inputIssue("INVALID_ARGUMENT", "find needs a string `pattern`.");
-      const decision = guardedPath(deps, "find", params.path, "search", true);
+      const decision = searchStart(deps, "find", params, signal);
       if (!decision.ok) return decision.result;
       const notDir = await requireDirectory(decision.path, ops, policy.root, "find");
       if (notDir) return notDir;

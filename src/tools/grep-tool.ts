@@ -6,9 +6,9 @@ import { GrepOutput, MAX_LINE_CHARS } from "./grep-output.js";
 import { grepWithRipgrep } from "./grep-ripgrep.js";
 import { inOrder, READ_AHEAD } from "./in-order.js";
 import { inputIssue } from "./issues.js";
-import { guardedPath } from "./path-arg.js";
 import { type GrepParams, grepSchema } from "./schemas.js";
 import { prunedDetails, prunedNote, withNotes } from "./search-notes.js";
+import { searchDescription, searchStart } from "./search-tool.js";
 import { capOutput, formatSize, MAX_BYTES } from "./text-window.js";
 import { countArg, type ToolDeps } from "./tool-deps.js";
 import { type ToolDefinition, textResult, throwIfAborted } from "./tool-types.js";
@@ -28,16 +28,14 @@ export function createGrepTool(deps: ToolDeps): ToolDefinition<GrepParams> {
   return {
     name: "grep",
     label: "grep",
-    description:
-      "Search file contents for a pattern. Returns matching lines with file paths and line numbers. Output is " +
-      `truncated to 100 matches or ${MAX_BYTES / 1024}KB (whichever is hit first). Directories excluded by a ` +
-      ".context-exclude marker are skipped without being opened.",
+    description: searchDescription(
+      "Search file contents for a pattern. Returns matching lines with file paths and line numbers.",
+      "100 matches",
+    ),
     promptSnippet: "Search file contents for patterns",
     parameters: grepSchema,
     async execute(_id, params, signal) {
-      throwIfAborted(signal);
-      if (typeof params?.pattern !== "string") return inputIssue("INVALID_ARGUMENT", "grep needs a string `pattern`.");
-      const decision = guardedPath(deps, "grep", params.path, "search", true);
+      const decision = searchStart(deps, "grep", params, signal);
       if (!decision.ok) return decision.result;
       const regex = compile(params);
       if (typeof regex === "string") return inputIssue("INVALID_PATTERN", `Invalid regular expression: ${regex}`);

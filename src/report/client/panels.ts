@@ -96,43 +96,21 @@ function stateView(A: App, i: number): Child[] {
   );
   out.push(section("Denied scopes", has("denials")));
   out.push(
-    s.denials.length === 0
-      ? h("div", { cls: "empty", text: "none" })
-      : h(
-          "table",
-          { cls: "grid" },
-          h("tr", null, ...["scope", "status", "count", "first", "last"].map((t) => h("th", null, t))),
-          s.denials.map((d) =>
-            h(
-              "tr",
-              null,
-              h("td", { cls: "mono wrap", text: d.scope }),
-              h("td", { text: d.status }),
-              h("td", { text: `×${d.count}` }),
-              h("td", null, entryLink(D, idOrNull(A, d.firstEntryId))),
-              h("td", null, entryLink(D, idOrNull(A, d.lastEntryId))),
-            ),
-          ),
-        ),
+    gridOrNone(s.denials, ["scope", "status", "count", "first", "last"], (d) => [
+      h("td", { cls: "mono wrap", text: d.scope }),
+      h("td", { text: d.status }),
+      h("td", { text: `×${d.count}` }),
+      h("td", null, entryLink(D, idOrNull(A, d.firstEntryId))),
+      h("td", null, entryLink(D, idOrNull(A, d.lastEntryId))),
+    ]),
   );
   out.push(section("File issues", has("fileIssues")));
   out.push(
-    s.fileIssues.length === 0
-      ? h("div", { cls: "empty", text: "none" })
-      : h(
-          "table",
-          { cls: "grid" },
-          h("tr", null, h("th", null, "path"), h("th", null, "code"), h("th", null, "entry")),
-          s.fileIssues.map((f) =>
-            h(
-              "tr",
-              null,
-              h("td", { cls: "mono wrap", text: f.path }),
-              h("td", { text: f.code }),
-              h("td", null, entryLink(D, idOrNull(A, f.entryId))),
-            ),
-          ),
-        ),
+    gridOrNone(s.fileIssues, ["path", "code", "entry"], (f) => [
+      h("td", { cls: "mono wrap", text: f.path }),
+      h("td", { text: f.code }),
+      h("td", null, entryLink(D, idOrNull(A, f.entryId))),
+    ]),
   );
   const v = s.verification;
   out.push(section("Verification", has("verification")));
@@ -394,5 +372,16 @@ export function renderDiagnosticsTab(A: App): void {
           : null,
       );
     }),
+  );
+}
+
+/** A table of one row per item under its headings, or "none" when there is no item. */
+function gridOrNone<T>(items: readonly T[], headings: readonly string[], cells: (item: T) => Child[]): HTMLElement {
+  if (items.length === 0) return h("div", { cls: "empty", text: "none" });
+  return h(
+    "table",
+    { cls: "grid" },
+    h("tr", null, ...headings.map((t) => h("th", null, t))),
+    items.map((item) => h("tr", null, ...cells(item))),
   );
 }
