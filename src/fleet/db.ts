@@ -101,15 +101,22 @@ export class FleetDb {
     await this.run(TABLE_NAMES.map((name) => createTableSql(TABLES[name] as TableSpec)).join(";\n"));
   }
 
+  /** Whether this connection emptied the database (`recreateTables`). */
+  recreated = false;
+
   /** Every table emptied and made again as this version writes them. */
   async recreateTables(): Promise<void> {
     await this.run(TABLE_NAMES.map((name) => `DROP TABLE ${name}`).join(";\n"));
     await this.createTables();
+    this.recreated = true;
   }
 
   /** A query's rows, and the names of its columns (which rows alone do not give when there are none). */
-  async queryWithColumns(sql: string): Promise<{ columns: string[]; rows: Record<string, unknown>[] }> {
-    const reader = await this.connection.runAndReadAll(sql);
+  async queryWithColumns(
+    sql: string,
+    values?: (string | number | boolean | null)[],
+  ): Promise<{ columns: string[]; rows: Record<string, unknown>[] }> {
+    const reader = await this.connection.runAndReadAll(sql, values);
     return { columns: reader.columnNames(), rows: reader.getRowObjectsJS() };
   }
 

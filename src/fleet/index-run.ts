@@ -5,7 +5,7 @@ import { type FileItem, mapFiles } from "../cli/file-pool.js";
 import type { FleetDb } from "./db.js";
 import { csvParts, type FileIndexCsv } from "./index-bytes.js";
 import { type OpeningIndex, openForIndex } from "./index-open.js";
-import { type IndexOptions, type IndexSummary, newSummary, unchangedRun } from "./index-summary.js";
+import { type IndexOptions, type IndexSummary, type ManifestChanges, newSummary } from "./index-summary.js";
 import type { FileMemo, TailIndex } from "./index-tail.js";
 import { type ManifestFile, writeManifest } from "./manifest.js";
 import { MemoStore } from "./memo-files.js";
@@ -17,6 +17,9 @@ import { TABLE_NAMES, type TableName } from "./tables.js";
  */
 const INDEX_FILE_MODULE = new URL("./index-file.js", import.meta.url).href;
 
+/** `fresh`: a new database, nothing indexed yet. `changed`: the only files that may have changed (by the manifest). */
+type IndexRunOptions = IndexOptions & { fresh?: boolean; changed?: ReadonlySet<string> | undefined };
+
 const BATCH_FILES = 250;
 /** Batches shrink as the run nears its end: the last one is inserted after the workers stop, with nothing beside it. */
 const LAST_BATCH_FILES = 25;
@@ -24,23 +27,15 @@ const LAST_BATCH_FILES = 25;
 /**
  * Brings the database at `dbPath` up to date with `items`: an unchanged file (same size and modification time) costs
  * one `stat`; a file appended to since is indexed by its tail; a new or rewritten file is indexed whole on the worker
- * pool. Bad files land in `diagnostics`; nothing stops the run. When no file changed since the last run, the
- * manifest beside the database says so and DuckDB is not loaded; a new database is opened while the workers fold.
+ * pool. Bad files land in `diagnostics`; nothing stops the run. `opened`: the database the caller started opening;
+ * `changes`: what the manifest beside it showed changed (only those files are then read from the database).
  */
-export async function runIndex(
-  dbPath: string,
-  items: readonly FileItem[],
-  options: IndexOptions = {},
-): Promise<IndexSummary> {
-  return unchangedRun(dbPath, items, options) ?? indexChanged(dbPath, items, options);
-}
-
-/** `runIndex` once `unchangedRun` said something changed; `opened` when the caller started opening the database. */
 export async function indexChanged(
   dbPath: string,
   items: readonly FileItem[],
   options: IndexOptions = {},
   opened: OpeningIndex = openForIndex(dbPath, options.withText),
+  changes: ManifestChanges | null = null,
 ) {
   const { fresh } = opened;
   let db: FleetDb | null = null;
@@ -49,9 +44,14 @@ export async function indexChanged(
     return open;
   });
   try {
-    const summary = await indexInto(opening, dbPath, items, { ...options, fresh });
+    const known = fresh ? null : changes;
+    const summary = await indexInto(opening, dbPath, items, { ...options, fresh, changed: known?.changed });
     const open = (await opening) as FleetDb;
-    const files = await manifestFiles(open);
+    // The manifest's other files are as they were, unless the database was emptied (an earlier layout).
+    const files =
+      known && !open.recreated
+        ? { ...known.manifest.files, ...(await manifestFiles(open, [...known.changed])) }
+        : await manifestFiles(open);
     db = null;
     // Appended tails stay in DuckDB's write-ahead log, which it folds in once the log grows past its threshold: a
     // checkpoint on every small run would cost more than the tail itself.
@@ -72,7 +72,7 @@ export async function indexInto(
   db: FleetDb | Promise<FleetDb>,
   dbPath: string,
   items: readonly FileItem[],
-  options: IndexOptions & { fresh?: boolean } = {},
+  options: IndexRunOptions = {},
 ): Promise<IndexSummary> {
   const ready = Promise.resolve(db).then(async (open) => {
     await open.run("BEGIN TRANSACTION");
@@ -98,7 +98,7 @@ async function indexChanges(
   ready: Promise<FleetDb>,
   dbPath: string,
   items: readonly FileItem[],
-  options: IndexOptions & { fresh?: boolean },
+  options: IndexRunOptions,
   store: MemoStore | null,
 ): Promise<IndexSummary> {
   const withText = options.withText === true;
@@ -109,11 +109,21 @@ async function indexChanges(
   // A database indexed before may have tails to fold here: the fold loads while DuckDB opens.
   const tails = options.fresh ? null : import("./index-tail.js");
   tails?.catch(() => {});
-  const memos = options.fresh ? new Map<string, FileMemo>() : await readMemos(await ready);
+  let changed = options.fresh ? undefined : options.changed;
+  const memos = options.fresh
+    ? new Map<string, FileMemo>()
+    : await readMemos(await ready, changed ? [...changed] : null);
+  // An emptied database (an earlier layout) holds no file: every one is indexed whole.
+  if (!options.fresh && (await ready).recreated) changed = undefined;
   const whole: FileItem[] = [];
   let done = 0;
   const tick = () => options.progress?.(++done, items.length);
   for (const item of items) {
+    if (changed !== undefined && !changed.has(item.shown)) {
+      summary.unchanged++;
+      tick();
+      continue;
+    }
     const memo = memos.get(item.shown);
     if (memo === undefined) {
       whole.push(item);
@@ -271,9 +281,14 @@ function writeAll(path: string, chunks: readonly Uint8Array[]): void {
 }
 
 /** What the manifest holds: every file the database has indexed, as it stands after the commit. */
-async function manifestFiles(db: FleetDb): Promise<Record<string, ManifestFile>> {
+async function manifestFiles(
+  db: FleetDb,
+  only: readonly string[] | null = null,
+): Promise<Record<string, ManifestFile>> {
+  const { where, values } = fileFilter(only);
   const rows = await db.query<Record<string, unknown>>(
-    "SELECT m.file, m.path, m.size, m.mtime_ms, s.indexed_bytes, s.sha256 FROM _memo m LEFT JOIN sessions s USING (file)",
+    `SELECT m.file, m.path, m.size, m.mtime_ms, s.indexed_bytes, s.sha256 FROM _memo m LEFT JOIN sessions s USING (file)${where}`,
+    values,
   );
   const files: Record<string, ManifestFile> = {};
   for (const r of rows) {
@@ -311,9 +326,10 @@ async function tryTail(
  * The memo rows. A memo table of the earlier layout, which held the memos themselves (they are files beside the
  * database now), empties the database: its files are then indexed whole.
  */
-async function readMemos(db: FleetDb): Promise<Map<string, FileMemo>> {
+async function readMemos(db: FleetDb, only: readonly string[] | null): Promise<Map<string, FileMemo>> {
   const out = new Map<string, FileMemo>();
-  const { columns, rows } = await db.queryWithColumns("SELECT * FROM _memo");
+  const { where, values } = fileFilter(only);
+  const { columns, rows } = await db.queryWithColumns(`SELECT * FROM _memo${where}`, values);
   if (columns.includes("states")) {
     await db.recreateTables();
     return out;
@@ -336,6 +352,13 @@ async function readMemos(db: FleetDb): Promise<Map<string, FileMemo>> {
     });
   }
   return out;
+}
+
+/** A condition on the `file` column for these files (every file when null, or when they are many), and its values. */
+function fileFilter(files: readonly string[] | null): { where: string; values?: string[] } {
+  if (files === null || files.length > 500) return { where: "" };
+  if (files.length === 0) return { where: " WHERE false" };
+  return { where: ` WHERE file IN (${files.map(() => "?").join(", ")})`, values: [...files] };
 }
 
 async function forgetFiles(db: FleetDb, files: readonly string[]): Promise<void> {

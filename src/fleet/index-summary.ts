@@ -1,5 +1,5 @@
 import type { FileItem } from "../cli/file-pool.js";
-import { readManifest, unchangedSince } from "./manifest.js";
+import { changedItems, type Manifest, readManifest } from "./manifest.js";
 
 export interface IndexOptions {
   withText?: boolean;
@@ -23,17 +23,25 @@ export function newSummary(dbPath: string, items: readonly FileItem[]): IndexSum
   return { db: dbPath, files: items.length, indexed: 0, appended: 0, unchanged: 0, unreadable: 0, reindexed: [] };
 }
 
+/** What the manifest beside the database says changed among the items since the last run. */
+export interface ManifestChanges {
+  manifest: Manifest;
+  /** The shown names of the files that are new or changed. */
+  changed: ReadonlySet<string>;
+}
+
 /**
- * The run's summary when the manifest beside the database shows that no file changed since the last run (one `stat`
- * a file, nothing of the indexer or DuckDB loaded); null when something did.
+ * What changed since the last run by the manifest beside the database (one `stat` a file, nothing of the indexer or
+ * DuckDB loaded); null when there is no manifest of the database as it is now.
  */
-export function unchangedRun(
-  dbPath: string,
-  items: readonly FileItem[],
-  options: IndexOptions = {},
-): IndexSummary | null {
+export function manifestChanges(dbPath: string, items: readonly FileItem[]): ManifestChanges | null {
   const manifest = readManifest(dbPath);
-  if (manifest === null || !unchangedSince(manifest, items)) return null;
+  if (manifest === null) return null;
+  return { manifest, changed: new Set(changedItems(manifest, items).map((item) => item.shown)) };
+}
+
+/** The run's summary when no file changed. */
+export function unchangedSummary(dbPath: string, items: readonly FileItem[], options: IndexOptions = {}): IndexSummary {
   for (let done = 1; done <= items.length; done++) options.progress?.(done, items.length);
   return { ...newSummary(dbPath, items), unchanged: items.length };
 }

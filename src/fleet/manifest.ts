@@ -66,15 +66,15 @@ function isManifest(value: unknown): value is Manifest {
   );
 }
 
-/** Whether every item is a file the manifest holds, at the same path, size and modification time. */
-export function unchangedSince(manifest: Manifest, items: readonly FileItem[]): boolean {
+/** The items the manifest does not hold as they are now: new files, and files at another path, size or time. */
+export function changedItems(manifest: Manifest, items: readonly FileItem[]): FileItem[] {
+  const changed: FileItem[] = [];
   for (const item of items) {
     const known = Object.hasOwn(manifest.files, item.shown) ? manifest.files[item.shown] : undefined;
-    if (known === undefined || known[0] !== item.path) return false;
-    const stat = statSync(item.path, { throwIfNoEntry: false });
-    if (!stat || stat.size !== known[1] || Math.trunc(stat.mtimeMs) !== known[2]) return false;
+    const stat = known !== undefined && known[0] === item.path && statSync(item.path, { throwIfNoEntry: false });
+    if (!stat || stat.size !== known[1] || Math.trunc(stat.mtimeMs) !== known[2]) changed.push(item);
   }
-  return true;
+  return changed;
 }
 
 /** Writes the manifest for the database as it is now (closed, after its last commit). */

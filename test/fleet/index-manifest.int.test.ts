@@ -70,6 +70,11 @@ describe("the stat manifest beside the database", () => {
     expect(open).toHaveBeenCalledTimes(1);
     expect(await queryDb(db, TABLE_DUMP)).toEqual(await freshDump(dir));
     expect(manifestFiles(db)[FILES[0] as string]?.[1]).toBe(readFileSync(appended).length);
+    // Only the appended file's entry was read back from the database: the others were kept; all agree with it.
+    const merged = manifestFiles(db);
+    rmSync(`${db}.files.json`);
+    expect(await index(dir, db)).toMatchObject({ unchanged: 3 });
+    expect(manifestFiles(db)).toEqual(merged);
     // The tail stayed in the write-ahead log; the manifest knows it, so the next run still costs a stat per file.
     expect(existsSync(`${db}.wal`)).toBe(true);
     open.mockClear();

@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
+import { manifestPath, writeManifest } from "../../src/fleet/manifest.js";
 import { queryDb, TABLE_DUMP } from "./fleet-db.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -164,5 +166,23 @@ describe("the memo beside the database", () => {
     expect(await queryDb(db, TABLE_DUMP)).toEqual(await wholeDump(dir));
     append();
     expect(await index(dir, db, ...SAMPLES)).toMatchObject({ appended: 2 });
+  });
+
+  it("a database written before, with a manifest that calls one of its files unchanged: every file is indexed whole", async () => {
+    const { dir } = folder();
+    const db = join(dir, "fleet.duckdb");
+    const instance = await DuckDBInstance.create(db);
+    const connection = await instance.connect();
+    await connection.run(`CREATE TABLE _memo (file VARCHAR, path VARCHAR, size BIGINT, mtime_ms BIGINT, lines INTEGER,
+        header VARCHAR, session VARCHAR, states BLOB, links BLOB);`);
+    connection.closeSync();
+    instance.closeSync();
+    const first = join(dir, SAMPLES[0] as string);
+    const stat = statSync(first);
+    writeManifest(db, { [SAMPLES[0] as string]: [first, stat.size, Math.trunc(stat.mtimeMs), stat.size, ""] });
+
+    expect(await index(dir, db, ...SAMPLES)).toMatchObject({ indexed: 2, unchanged: 0 });
+    expect(await queryDb(db, TABLE_DUMP)).toEqual(await wholeDump(dir));
+    expect(Object.keys(JSON.parse(readFileSync(manifestPath(db), "utf8")).files).sort()).toEqual([...SAMPLES].sort());
   });
 });

@@ -1,5 +1,11 @@
 import { resolve } from "node:path";
-import { type IndexOptions, type IndexSummary, unchangedRun } from "../../fleet/index-summary.js";
+import {
+  type IndexOptions,
+  type IndexSummary,
+  type ManifestChanges,
+  manifestChanges,
+  unchangedSummary,
+} from "../../fleet/index-summary.js";
 import { plural } from "../../text.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 import type { FileItem } from "../file-pool.js";
@@ -14,12 +20,27 @@ export function formatIndex(s: IndexSummary): string {
   return lines.join("\n");
 }
 
-async function indexWithDatabase(path: string, items: FileItem[], options: IndexOptions): Promise<IndexSummary> {
+async function indexWithDatabase(
+  path: string,
+  items: FileItem[],
+  options: IndexOptions,
+  changes: ManifestChanges | null,
+): Promise<IndexSummary> {
   const [{ openForIndex }, { indexChanged }] = await Promise.all([
     import("../../fleet/index-open.js"),
     import("../../fleet/index-run.js"),
   ]);
-  return indexChanged(path, items, options, openForIndex(path, options.withText));
+  return indexChanged(path, items, options, openForIndex(path, options.withText), changes);
+}
+
+/**
+ * The files in order when some are new to the database (their rows then go in in the order of the other commands);
+ * the list as read when every changed file is one it holds (building the order's collator alone takes about 10 ms).
+ */
+function inOrderIfNew(listed: FileItem[], changes: ManifestChanges | null, positionals: string[], cwd: string) {
+  const allKnown =
+    changes !== null && [...changes.changed].every((shown) => Object.hasOwn(changes.manifest.files, shown));
+  return allKnown ? listed : expandInputs(positionals, cwd);
 }
 
 export const indexCommand: Command = {
@@ -49,8 +70,11 @@ export const indexCommand: Command = {
       const path = resolve(cwd, db);
       const options = { withText: values["with-text"] === true, progress: bar.update };
       // The indexer and DuckDB are loaded only when a file changed; the database opens while the indexer loads.
+      const changes = manifestChanges(path, listed);
       const summary =
-        unchangedRun(path, listed, options) ?? (await indexWithDatabase(path, expandInputs(positionals, cwd), options));
+        changes?.changed.size === 0
+          ? unchangedSummary(path, listed, options)
+          : await indexWithDatabase(path, inOrderIfNew(listed, changes, positionals, cwd), options, changes);
       summary.db = db;
       return { exitCode: 0, json: summary, text: formatIndex(summary) };
     } finally {
