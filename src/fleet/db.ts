@@ -65,6 +65,8 @@ export interface OpenOptions {
  */
 const BLOCK_SIZE = "131072";
 
+type Row = (string | number | boolean | null)[];
+
 /** An open fleet database: the fact tables and the index's own bookkeeping. */
 export class FleetDb {
   private readonly listType;
@@ -182,6 +184,26 @@ export class FleetDb {
       default:
         throw new Error(`unknown column type ${type satisfies never}`);
     }
+  }
+
+  /**
+   * A file's `sessions` and `_memo` rows after an appended tail, updated in place: what a tail changes of them (its
+   * counts, leaf, size and hash). Inserting them again cost the commit a fresh block for each of their columns.
+   */
+  async updateAppended(file: string, session: Row, memo: Row): Promise<void> {
+    const [entries, bytes, activeLeafId, sha256, indexedBytes] = [5, 6, 7, 9, 10].map((i) => session[i] ?? null);
+    await this.run(
+      "UPDATE sessions SET entries = ?, bytes = ?, active_leaf_id = ?, sha256 = ?, indexed_bytes = ? WHERE file = ?",
+      [entries, bytes, activeLeafId, sha256, indexedBytes, file] as Row,
+    );
+    const [size, mtimeMs, lines, row] = [2, 3, 4, 6].map((i) => memo[i] ?? null);
+    await this.run("UPDATE _memo SET size = ?, mtime_ms = ?, lines = ?, session = ? WHERE file = ?", [
+      size,
+      mtimeMs,
+      lines,
+      row,
+      file,
+    ] as Row);
   }
 
   /** Forgets one file everywhere (before it is indexed whole again), in one round trip. */

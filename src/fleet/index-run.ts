@@ -141,7 +141,7 @@ async function indexChanges(
     const db = await ready;
     // Whether its tail is appended or the file is indexed whole, these rows go: DuckDB deletes them while the tail folds.
     const cleared = db
-      .forget(memo.file, ["sessions", "branches", "stalls", "tool_loops", "verification", "_memo"])
+      .forget(memo.file, ["branches", "stalls", "tool_loops", "verification"])
       .then(() => db.run("DELETE FROM diagnostics WHERE file = ? AND code = 'W_TORN_TAIL'", [memo.file]));
     cleared.catch(() => {});
     const tail = stat && store && memo.status !== "unreadable" ? await tryTail(store, memo, withText, tails) : null;
@@ -154,6 +154,7 @@ async function indexChanges(
           [late.isError, late.errorCode, late.resultEntryId, memo.file, late.callId],
         );
       }
+      await db.updateAppended(memo.file, tail.session, tail.memoRow);
       await db.append(tail.rows);
       summary.appended++;
       tick();

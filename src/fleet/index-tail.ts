@@ -27,10 +27,17 @@ export interface FileMemo {
   row: (string | number | boolean | null)[];
 }
 
-/** The facts of an appended tail, and the late results of calls made before it. */
+/**
+ * The facts of an appended tail, the late results of calls made before it, and the file's `sessions` and `_memo`
+ * rows as they are now (updated in place, not among the new rows).
+ */
 export interface TailIndex extends FileIndex {
   lateResults: EntryFacts["lateResults"];
+  session: Row;
+  memoRow: Row;
 }
+
+type Row = (string | number | boolean | null)[];
 
 /** Why a tail cannot be folded alone; the file is then indexed whole, which says so. */
 export class NotAnAppend {
@@ -117,8 +124,7 @@ export function indexTail(memo: FileMemo, { states, links }: Memo, withText: boo
   session[7] = active;
   session[9] = sha;
   session[10] = read.data.length;
-  rows.sessions.push(session);
-  rows._memo.push([
+  const memoRow = [
     file,
     memo.path,
     read.size,
@@ -126,7 +132,16 @@ export function indexTail(memo: FileMemo, { states, links }: Memo, withText: boo
     lineBase + log.lines,
     memo.header,
     JSON.stringify(session),
-  ]);
+  ];
   const packed = packMemo(sha, read.data.length, { states: leafStates, links });
-  return { file, path: memo.path, how: "appended", rows, memo: packed, lateResults: facts.lateResults };
+  return {
+    file,
+    path: memo.path,
+    how: "appended",
+    rows,
+    memo: packed,
+    lateResults: facts.lateResults,
+    session,
+    memoRow,
+  };
 }
