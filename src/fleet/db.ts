@@ -41,7 +41,12 @@ export async function duckdb(): Promise<DuckDB> {
 
 /** The build's bundle of the installed @duckdb/node-api, when there is one of that version. */
 function bundledApi(require: NodeJS.Require): string | null {
-  const { version } = require("@duckdb/node-api/package.json") as { version: string };
+  let version: string;
+  try {
+    version = (require("@duckdb/node-api/package.json") as { version: string }).version;
+  } catch {
+    return null;
+  }
   const bundle = join(packageRoot(), "dist", `duckdb-api-${version}.cjs`);
   return existsSync(bundle) ? bundle : null;
 }
