@@ -1,5 +1,6 @@
 import { hash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { KIT } from "../../reducers/contract/kit-entries.js";
 import type { KitState } from "../../reducers/state.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { ReadingFold } from "../fold/reading-fold.js";
@@ -7,7 +8,7 @@ import { foldTree } from "../fold/session-fold.js";
 import type { Diagnostic } from "../log/diagnostics.js";
 import type { ReadOptions } from "../log/read-session.js";
 import { kitVersion } from "../package-root.js";
-import { type LoadedSession, loadSessionText } from "../session.js";
+import { loadSessionText } from "../session.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
@@ -35,6 +36,8 @@ export type DigestStatus = "verified" | "differs" | "other-version" | "not-recor
 
 /** Files up to this size are read into one buffer kept for the next file (see `readComplete`). */
 const REUSED_BYTES = 16 << 20;
+/** What every recorded request's entry holds (`context-kit/request-digest/v1`, `/v2`). */
+const DIGEST_MARK = KIT.requestDigest.slice(0, KIT.requestDigest.lastIndexOf("/") + 1);
 let reused = Buffer.allocUnsafeSlow(0);
 
 /**
@@ -106,14 +109,16 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   }
   const { data } = read;
   const facts = new EntryFacts(shown, withText);
-  const fold = new ReadingFold(path);
-  const options = fold.readOptions();
-  const onEntry = options.onEntry as NonNullable<ReadOptions["onEntry"]>;
+  // Recorded requests are verified on whole entries: a file that may hold them is read whole once, not as
+  // outlines folded while reading and then again whole.
+  const fold = data.includes(DIGEST_MARK) ? null : new ReadingFold(path);
+  const options: ReadOptions = fold?.readOptions() ?? {};
+  const onEntry = options.onEntry;
   const session = loadSessionText(shown, data, {
     ...options,
     onEntry: (entry, at, bytes) => {
       facts.take(entry);
-      onEntry(entry, at, bytes);
+      onEntry?.(entry, at, bytes);
     },
   });
   const { log } = session;
@@ -138,9 +143,12 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     return { file: shown, path, how: "unreadable", rows };
   }
   let tree = session.tree;
-  let states: StateSource = fold;
-  if (!fold.matches(tree)) {
-    tree = loadSessionText(shown, data).tree;
+  let whole = fold === null;
+  let states: StateSource;
+  if (fold?.matches(tree)) states = fold;
+  else {
+    if (!whole) tree = loadSessionText(shown, data).tree;
+    whole = true;
     states = foldTree(tree);
   }
   const status = diagnostics.some((d) => d.severity === "error") ? "errors" : "ok";
@@ -164,7 +172,9 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     const forkFromId = active || tree.activeLeafId === null ? null : tree.commonAncestor(leafId, tree.activeLeafId);
     addBranchRows(rows, shown, { leafId, active, depth: shape.depth(leafId), forkFromId }, state);
   }
-  const digests = facts.sawDigest ? digestStatuses(shown, data) : new Map<string, DigestOutcome>();
+  const digests = facts.sawDigest
+    ? digestStatuses(whole ? tree : loadSessionText(shown, data).tree, states)
+    : new Map<string, DigestOutcome>();
   addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), shape.messages);
   const links: Links = new Map();
   for (const id of tree.byId.keys()) links.set(id, [tree.parentOf(id), shape.depth(id), shape.messages(id)]);
@@ -184,9 +194,8 @@ export interface DigestOutcome {
 }
 
 /** The recorded requests' statuses by leaf, as `check` computes them (the view recomputed at each leaf). */
-function digestStatuses(shown: string, data: Buffer): Map<string, DigestOutcome> {
-  const { tree } = loadSessionText(shown, data) as LoadedSession;
-  const views = new RequestViews(tree, foldTree(tree));
+function digestStatuses(tree: SessionTree, states: StateSource): Map<string, DigestOutcome> {
+  const views = new RequestViews(tree, states);
   const version = kitVersion();
   const out = new Map<string, DigestOutcome>();
   for (const recorded of recordedRequests(tree)) {
