@@ -66,16 +66,23 @@ function statOf(path: string, shown: string) {
 /**
  * Files named on the command line; a folder stands for every `.jsonl` below it (like `~/.pi/agent/sessions`). Each
  * file is shown as given: `DIR/sub/x.jsonl` for one found below a folder named `DIR`. A folder with no session
- * file is bad input; a missing file is kept, to be reported as that file's failure. The files below a folder come
- * in order of their names at each level unless `ordered` is false.
+ * file is bad input; a missing file is kept, to be reported as that file's failure, unless `missing` is "refused"
+ * (a command whose result would otherwise hold the typo as a session). The files below a folder come in order of
+ * their names at each level unless `ordered` is false.
  */
-export function expandInputs(paths: readonly string[], cwd: string, { ordered = true } = {}): FileItem[] {
+export function expandInputs(
+  paths: readonly string[],
+  cwd: string,
+  { ordered = true, missing = "kept" }: { ordered?: boolean; missing?: "kept" | "refused" } = {},
+): FileItem[] {
   if (paths.length === 0) throw new UsageError("name at least one session file or folder");
   const files: FileItem[] = [];
   for (const given of paths) {
     const path = resolve(cwd, given);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined && missing === "refused") statOf(path, given);
     // A path that cannot be read is listed as given: reading it fails that file alone, the others still run.
-    if (statSync(path, { throwIfNoEntry: false })?.isDirectory() !== true) {
+    if (stat?.isDirectory() !== true) {
       files.push({ path, shown: given });
       continue;
     }

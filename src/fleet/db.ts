@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../cli/command.js";
 import { packageRoot } from "../package-root.js";
+import { checkDatabaseFile } from "./db-file.js";
 import { type FileNumbers, insertFromCsvSql } from "./table-csv.js";
 import {
   type Cell,
@@ -87,6 +88,7 @@ export class FleetDb {
   /** Opens (or creates) the database; `readOnly` opens an existing one as it is, for queries. */
   static async open(path: string, options: OpenOptions = {}): Promise<FleetDb> {
     const { readOnly = false, threads, compressStrings = true } = options;
+    checkDatabaseFile(path);
     const api = await duckdb();
     let instance: DuckDBInstance;
     const config: Record<string, string> = readOnly ? { access_mode: "READ_ONLY" } : { default_block_size: BLOCK_SIZE };

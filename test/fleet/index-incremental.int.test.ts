@@ -212,4 +212,29 @@ describe("index, run again: unchanged, appended, rewritten, torn, bad", () => {
     const [count] = await queryDb(db, ["SELECT count(*)::INTEGER AS n FROM sessions"]);
     expect(count?.[0]?.n).toBe(4);
   });
+
+  it("refuses a path named that does not exist, and a --db that names a file of other data, writing nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fleet-refused-"));
+    copyFileSync(SAMPLE, join(dir, "good.jsonl"));
+    const typo = await runCli(["index", "good.jsonl", "sesions", "--db", "fleet.duckdb"], { cwd: dir });
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain("E_READ: sesions: no such file or folder");
+    expect(existsSync(join(dir, "fleet.duckdb"))).toBe(false);
+    const exported = await runCli(["export", "sesions", "--parquet", "out"], { cwd: dir });
+    expect(exported.exitCode).toBe(2);
+    expect(existsSync(join(dir, "out"))).toBe(false);
+    // DuckDB opens a session file as an empty database in memory: the run would index into nothing.
+    const before = readFileSync(join(dir, "good.jsonl"));
+    for (const args of [
+      ["index", "good.jsonl", "--db", "good.jsonl"],
+      ["stats", "good.jsonl"],
+    ]) {
+      const out = await runCli(args, { cwd: dir });
+      expect(out.exitCode, args.join(" ")).toBe(2);
+      expect(out.stderr).toMatch(/E_DB: .*good\.jsonl: not a DuckDB database/);
+    }
+    expect(readFileSync(join(dir, "good.jsonl")).equals(before)).toBe(true);
+    expect(existsSync(join(dir, "good.jsonl.files.json"))).toBe(false);
+    expect(existsSync(join(dir, "good.jsonl.memo"))).toBe(false);
+  });
 });

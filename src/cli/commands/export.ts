@@ -22,7 +22,7 @@ export const exportCommand: Command = {
     "Write the fleet tables as Parquet (for DuckDB, Spark, Trino, BigQuery) or the sessions as OpenTelemetry traces.",
   usage: "FILE|DIR... (--parquet OUTDIR | --otlp OUT.json | --otlp-endpoint URL) [--json]",
   description:
-    "--parquet writes the tables `index` builds (sessions, branches, requests, tool_calls, denials, stalls, tool_loops, verification, diagnostics) as Parquet, one folder per table, files partitioned by the session's start date. --otlp writes OpenTelemetry traces (OTLP/JSON) following the GenAI conventions: a trace per branch, a chat span per model request, an execute_tool span per tool call, the kit's decisions as span events; --otlp-endpoint sends the same traces to an OTLP/HTTP collector. Exit 0, 2 on bad usage or when the collector refuses the traces.",
+    "--parquet writes the tables `index` builds (sessions, branches, requests, tool_calls, denials, stalls, tool_loops, verification, diagnostics) as Parquet, one folder per table, files partitioned by the session's start date. --otlp writes OpenTelemetry traces (OTLP/JSON) following the GenAI conventions: a trace per branch, a chat span per model request, an execute_tool span per tool call, the kit's decisions as span events; --otlp-endpoint sends the same traces to an OTLP/HTTP collector. Exit 0, 2 on bad usage, a path named that does not exist, or when the collector refuses the traces.",
   options: {
     ...JSON_OPTION,
     parquet: { type: "string" },
@@ -53,7 +53,7 @@ export const exportCommand: Command = {
     if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) {
       throw new UsageError(`--otlp-endpoint needs an http(s) URL, not ${endpoint}`);
     }
-    const items = expandInputs(positionals, cwd);
+    const items = expandInputs(positionals, cwd, { missing: "refused" });
     const fleet = await import("../../fleet/export.js");
     if (parquet !== undefined) {
       const result = await fleet.exportParquet(items, resolve(cwd, parquet));

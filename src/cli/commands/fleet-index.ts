@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { checkDatabaseFile } from "../../fleet/db-file.js";
 import {
   type IndexOptions,
   type IndexSummary,
@@ -40,7 +41,7 @@ async function indexWithDatabase(
 function inOrderIfNew(listed: FileItem[], changes: ManifestChanges | null, positionals: string[], cwd: string) {
   const allKnown =
     changes !== null && [...changes.changed].every((shown) => Object.hasOwn(changes.manifest.files, shown));
-  return allKnown ? listed : expandInputs(positionals, cwd);
+  return allKnown ? listed : expandInputs(positionals, cwd, { missing: "refused" });
 }
 
 export const indexCommand: Command = {
@@ -49,7 +50,7 @@ export const indexCommand: Command = {
     "Index many session files into a DuckDB database (incremental): sessions, branches, requests, tool calls, denials, stalls, loops.",
   usage: "FILE|DIR... --db FILE.duckdb [--with-text] [--json]",
   description:
-    "Writes one row per fact into an embedded DuckDB database: sessions, branches, requests, tool_calls, denials, stalls, tool_loops, verification and diagnostics (see the fleet docs for the columns). Run it again on the same folder and only what changed is read: an unchanged file costs one stat, a file appended to since is indexed by its new lines (its indexed part proven unchanged by its SHA-256), a rewritten file is indexed whole again and the run says so. A line still being written (no newline yet) waits for the next run. Bad or unreadable files land in the diagnostics table and never stop the run. No message text unless --with-text. Needs the optional dependency @duckdb/node-api. Exit 0, or 2 on bad usage or a database that cannot be opened.",
+    "Writes one row per fact into an embedded DuckDB database: sessions, branches, requests, tool_calls, denials, stalls, tool_loops, verification and diagnostics (see the fleet docs for the columns). Run it again on the same folder and only what changed is read: an unchanged file costs one stat, a file appended to since is indexed by its new lines (its indexed part proven unchanged by its SHA-256), a rewritten file is indexed whole again and the run says so. A line still being written (no newline yet) waits for the next run. Bad or unreadable files land in the diagnostics table and never stop the run. No message text unless --with-text. Needs the optional dependency @duckdb/node-api. Exit 0, or 2 on bad usage, a path named that does not exist, or a database that cannot be opened (or a file of other data named as one); nothing is written then.",
   options: { ...JSON_OPTION, db: { type: "string" }, "with-text": { type: "boolean", default: false } },
   optionHelp: {
     "--db FILE.duckdb": "the database to create or bring up to date",
@@ -64,10 +65,11 @@ export const indexCommand: Command = {
     const db = values.db as string | undefined;
     if (!db) throw new UsageError("--db FILE.duckdb is required");
     // Whether anything changed does not depend on the files' order: they are put in order only when it did.
-    const listed = expandInputs(positionals, cwd, { ordered: false });
+    const listed = expandInputs(positionals, cwd, { ordered: false, missing: "refused" });
     const bar = progressBar("index");
     try {
       const path = resolve(cwd, db);
+      checkDatabaseFile(path, db);
       const options = { withText: values["with-text"] === true, progress: bar.update };
       // The indexer and DuckDB are loaded only when a file changed; the database opens while the indexer loads.
       const changes = manifestChanges(path, listed);
