@@ -7,6 +7,7 @@ import { csvParts, type FileIndexCsv } from "./index-bytes.js";
 import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, type ManifestChanges, newSummary } from "./index-summary.js";
 import type { FileMemo, TailIndex } from "./index-tail.js";
+import { asKnown } from "./known-names.js";
 import { type ManifestFile, writeManifest } from "./manifest.js";
 import { MemoStore } from "./memo-files.js";
 import { TABLE_NAMES, type TableName } from "./tables.js";
@@ -102,7 +103,6 @@ async function indexChanges(
   store: MemoStore | null,
 ): Promise<IndexSummary> {
   const withText = options.withText === true;
-  const summary = newSummary(dbPath, items);
   const remember = (file: string, memo: Uint8Array | undefined) => {
     if (memo) store?.write(file, memo);
   };
@@ -113,12 +113,15 @@ async function indexChanges(
   const memos = options.fresh
     ? new Map<string, FileMemo>()
     : await readMemos(await ready, changed ? [...changed] : null);
+  // Without a manifest, the names come from the database.
+  const known = options.fresh ? items : asKnown(items, new Map([...memos.values()].map((m) => [m.path, m.file])));
+  const summary = newSummary(dbPath, known);
   // An emptied database (an earlier layout) holds no file: every one is indexed whole.
   if (!options.fresh && (await ready).recreated) changed = undefined;
   const whole: FileItem[] = [];
   let done = 0;
-  const tick = () => options.progress?.(++done, items.length);
-  for (const item of items) {
+  const tick = () => options.progress?.(++done, known.length);
+  for (const item of known) {
     if (changed !== undefined && !changed.has(item.shown)) {
       summary.unchanged++;
       tick();

@@ -1,4 +1,5 @@
 import type { FileItem } from "../cli/file-pool.js";
+import { asKnown } from "./known-names.js";
 import { changedItems, type Manifest, readManifest } from "./manifest.js";
 
 export interface IndexOptions {
@@ -26,6 +27,8 @@ export function newSummary(dbPath: string, items: readonly FileItem[]): IndexSum
 /** What the manifest beside the database says changed among the items since the last run. */
 export interface ManifestChanges {
   manifest: Manifest;
+  /** The items under the names the database knows them by (`asKnown`). */
+  items: FileItem[];
   /** The shown names of the files that are new or changed. */
   changed: ReadonlySet<string>;
 }
@@ -34,10 +37,16 @@ export interface ManifestChanges {
  * What changed since the last run by the manifest beside the database (one `stat` a file, nothing of the indexer or
  * DuckDB loaded); null when there is no manifest of the database as it is now.
  */
-export function manifestChanges(dbPath: string, items: readonly FileItem[]): ManifestChanges | null {
+export function manifestChanges(dbPath: string, listed: readonly FileItem[]): ManifestChanges | null {
   const manifest = readManifest(dbPath);
   if (manifest === null) return null;
-  return { manifest, changed: new Set(changedItems(manifest, items).map((item) => item.shown)) };
+  const items = asKnown(listed, manifestNames(manifest));
+  return { manifest, items, changed: new Set(changedItems(manifest, items).map((item) => item.shown)) };
+}
+
+/** The name each indexed path is held under, by the manifest. */
+export function manifestNames(manifest: Manifest): Map<string, string> {
+  return new Map(Object.entries(manifest.files).map(([shown, [path]]) => [path, shown]));
 }
 
 /** The run's summary when no file changed. */

@@ -6,6 +6,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -236,5 +237,21 @@ describe("index, run again: unchanged, appended, rewritten, torn, bad", () => {
     expect(readFileSync(join(dir, "good.jsonl")).equals(before)).toBe(true);
     expect(existsSync(join(dir, "good.jsonl.files.json"))).toBe(false);
     expect(existsSync(join(dir, "good.jsonl.memo"))).toBe(false);
+  });
+
+  it("takes a file named another way (absolute, ./, twice) for the one it holds, with or without the manifest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fleet-names-"));
+    mkdirSync(join(dir, "sessions"));
+    copyFileSync(SAMPLE, join(dir, "sessions", "a.jsonl"));
+    const db = join(dir, "fleet.duckdb");
+    expect(await index(dir, db, "sessions")).toMatchObject({ files: 1, indexed: 1 });
+    const absolute = join(dir, "sessions", "a.jsonl");
+    expect(await index(dir, db, absolute, "./sessions/a.jsonl", "sessions")).toMatchObject({ files: 1, unchanged: 1 });
+    rmSync(`${db}.files.json`);
+    expect(await index(dir, db, absolute)).toMatchObject({ files: 1, unchanged: 1 });
+    appendFileSync(absolute, turn(lastId(absolute), 1).join(""));
+    expect(await index(dir, db, join(dir, "sessions"))).toMatchObject({ files: 1, appended: 1 });
+    const [sessions] = await queryDb(db, ["SELECT file FROM sessions"]);
+    expect(sessions).toEqual([{ file: "sessions/a.jsonl" }]);
   });
 });

@@ -5,8 +5,10 @@ import {
   type IndexSummary,
   type ManifestChanges,
   manifestChanges,
+  manifestNames,
   unchangedSummary,
 } from "../../fleet/index-summary.js";
+import { asKnown } from "../../fleet/known-names.js";
 import { plural } from "../../text.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 import type { FileItem } from "../file-pool.js";
@@ -41,7 +43,9 @@ async function indexWithDatabase(
 function inOrderIfNew(listed: FileItem[], changes: ManifestChanges | null, positionals: string[], cwd: string) {
   const allKnown =
     changes !== null && [...changes.changed].every((shown) => Object.hasOwn(changes.manifest.files, shown));
-  return allKnown ? listed : expandInputs(positionals, cwd, { missing: "refused" });
+  if (allKnown) return listed;
+  const names = changes === null ? new Map<string, string>() : manifestNames(changes.manifest);
+  return asKnown(expandInputs(positionals, cwd, { missing: "refused" }), names);
 }
 
 export const indexCommand: Command = {
@@ -73,10 +77,11 @@ export const indexCommand: Command = {
       const options = { withText: values["with-text"] === true, progress: bar.update };
       // The indexer and DuckDB are loaded only when a file changed; the database opens while the indexer loads.
       const changes = manifestChanges(path, listed);
+      const items = changes?.items ?? asKnown(listed, new Map());
       const summary =
         changes?.changed.size === 0
-          ? unchangedSummary(path, listed, options)
-          : await indexWithDatabase(path, inOrderIfNew(listed, changes, positionals, cwd), options, changes);
+          ? unchangedSummary(path, items, options)
+          : await indexWithDatabase(path, inOrderIfNew(items, changes, positionals, cwd), options, changes);
       summary.db = db;
       return { exitCode: 0, json: summary, text: formatIndex(summary) };
     } finally {
