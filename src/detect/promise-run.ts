@@ -1,8 +1,9 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/slice.js";
-import { classifyReply } from "./reply-classifier.js";
+import { classifyReply, type ReplyClass } from "./reply-classifier.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
+import { isModelPromise, isSamePromise } from "./stall-model.js";
 
 export type { RunEvent };
 
@@ -167,12 +168,26 @@ function learnedRun(recent: RunReply[]): PromiseRun | null {
   };
 }
 
+const KANA_OR_HANGUL = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * Replies in a language the rules do not read (neither English, Chinese, Japanese nor Korean) are read by the trained
+ * promise and pair models instead.
+ */
+function modelReads(c: ReplyClass, text: string): boolean {
+  return c.kind === "unknown-language" && !KANA_OR_HANGUL.test(text);
+}
+
 function isCandidate(reply: RunReply): boolean {
-  return fallbackEligible(classifyReply(reply.text));
+  const c = classifyReply(reply.text);
+  return modelReads(c, reply.text) ? isModelPromise(reply.text) : fallbackEligible(c);
 }
 
 function similar(a: string, b: string, adjacent: { earlier: readonly string[] } | null = null): boolean {
-  return classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD;
+  const ca = classifyReply(a);
+  const cb = classifyReply(b);
+  if (modelReads(ca, a) || modelReads(cb, b)) return isSamePromise(a, b);
+  return classSimilarity(ca, cb, a, b, adjacent) >= SIMILARITY_THRESHOLD;
 }
 
 /** Connected groups of candidates under "similar" (a paraphrase may drift from the first wording); the largest, latest. */

@@ -1,0 +1,324 @@
+#!/usr/bin/env node
+// Trains the stall detector's promise and pair models from the labelled training sets (each folder one writer),
+// chooses both thresholds by leave-one-writer-out cross-validation, and writes src/detect/model/stall-model.json.
+// Deterministic (seeded). Reads the built kit (npm run build first).
+//   node scripts/train-stall.mjs           train, print the cross-validated figures, write the model
+//   node scripts/train-stall.mjs --check   exit 1 unless the shipped model equals a fresh training
+//   node scripts/train-stall.mjs --cv-only print the cross-validated figures, write nothing
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const dist = (p) => join(root, "dist", p);
+const { replyFeatures, FEATURE_BITS } = await import(dist("src/detect/reply-features.js"));
+const { pairFeatures, pairSide, PAIR_FEATURE_NAMES } = await import(dist("src/detect/pair-features.js"));
+const { useStallModel, promiseProbability } = await import(dist("src/detect/stall-model.js"));
+const { loadSession } = await import(dist("src/session.js"));
+const { foldTree } = await import(dist("src/fold/session-fold.js"));
+const { isStalled } = await import(dist("reducers/recovery.js"));
+const { textOf } = await import(dist("src/fold/to-event.js"));
+
+/** The training folders, one writer each; cross-validation holds out one writer at a time. */
+export const TRAINING_SETS = ["train-v3a", "train-v3b", "train-v3m", "train-v3n"];
+const SET_DIR = join(root, "test/eval/stall-set");
+const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
+const SEED = 20261205;
+const EPOCHS = 8;
+const L2 = 1e-6;
+const RATE = 0.4;
+/** The rules read these; the models read the rest (see modelReads in promise-run). */
+const RULE_LANGS = new Set(["en", "zh-Hans", "zh-Hant", "ja", "ko"]);
+const DIFFERENT = /different|distinct|diff[-_]|unrelated/;
+const UNCOUNTED = new Set(["error", "aborted", "length"]);
+
+const args = new Set(process.argv.slice(2));
+
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const readJsonl = (path) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+
+function exists(path) {
+  try {
+    readFileSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A text-only assistant reply the detector would read (no tool call, a counted stop reason). */
+function replyText(entry) {
+  const m = entry?.type === "message" ? entry.message : null;
+  if (m?.role !== "assistant" || !Array.isArray(m.content)) return null;
+  if (m.content.some((b) => b?.type === "toolCall") || UNCOUNTED.has(m.stopReason)) return null;
+  const text = textOf(m);
+  return text.trim() ? text : null;
+}
+
+function loadWriter(name) {
+  const dir = join(SET_DIR, name);
+  if (!exists(join(dir, "labels.jsonl"))) return null;
+  const trees = new Map();
+  const treeOf = (file) => {
+    if (!trees.has(file)) trees.set(file, loadSession(join(dir, file)).tree);
+    return trees.get(file);
+  };
+  const replies = [];
+  for (const r of exists(join(dir, "replies.jsonl")) ? readJsonl(join(dir, "replies.jsonl")) : []) {
+    const text = replyText(treeOf(r.file).get(r.entry));
+    if (text !== null) replies.push({ text, promise: r.promise === true, lang: r.lang });
+  }
+  const promiseIds = new Map();
+  for (const r of exists(join(dir, "replies.jsonl")) ? readJsonl(join(dir, "replies.jsonl")) : []) {
+    promiseIds.set(`${r.file}\u0000${r.entry}`, r.promise === true);
+  }
+  const pairs = [];
+  const leaves = [];
+  for (const label of readJsonl(join(dir, "labels.jsonl"))) {
+    const tree = treeOf(label.file);
+    const leaf = label.leaf ?? tree.activeLeafId;
+    leaves.push({ file: join(dir, label.file), leaf, stall: label.stall, lang: label.lang, category: label.category });
+    const tail = promisesAfterLastTool(tree, leaf, (id) => promiseIds.get(`${label.file}\u0000${id}`));
+    if (label.stall) {
+      const run = tail.slice(-3);
+      for (let i = 0; i < run.length; i++) for (let j = i + 1; j < run.length; j++) pairs.push([run[i], run[j], 1]);
+    } else if (DIFFERENT.test(label.category)) {
+      for (let i = 0; i + 1 < tail.length; i++) pairs.push([tail[i], tail[i + 1], 0]);
+    }
+  }
+  return { name, replies, pairs, leaves };
+}
+
+/** The texts of the replies labelled as promises between the last tool call or result and the leaf, oldest first. */
+function promisesAfterLastTool(tree, leaf, isPromise) {
+  const out = [];
+  for (let id = leaf; id !== null; id = tree.parentOf(id)) {
+    const entry = tree.get(id);
+    const m = entry?.type === "message" ? entry.message : null;
+    if (m?.role === "toolResult") break;
+    if (m?.role === "assistant" && Array.isArray(m.content) && m.content.some((b) => b?.type === "toolCall")) break;
+    const text = replyText(entry);
+    if (text !== null && isPromise(id) === true) out.unshift(text);
+  }
+  return out;
+}
+
+/** Logistic regression over hashed features, AdaGrad, seeded order. */
+function trainReplies(samples) {
+  const size = 1 << FEATURE_BITS;
+  const w = new Float64Array(size);
+  const g2 = new Float64Array(size).fill(1e-8);
+  let bias = 0;
+  let biasG2 = 1e-8;
+  const order = samples.map((_, i) => i);
+  const random = rng(SEED);
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const k of order) {
+      const { x, y } = samples[k];
+      let z = bias;
+      for (let i = 0; i < x.slots.length; i++) z += w[x.slots[i]] * x.values[i];
+      const err = 1 / (1 + Math.exp(-z)) - y;
+      for (let i = 0; i < x.slots.length; i++) {
+        const s = x.slots[i];
+        const g = err * x.values[i] + L2 * w[s];
+        g2[s] += g * g;
+        w[s] -= (RATE * g) / Math.sqrt(g2[s]);
+      }
+      biasG2 += err * err;
+      bias -= (RATE * err) / Math.sqrt(biasG2);
+    }
+  }
+  return quantise(w, bias);
+}
+
+function quantise(w, bias) {
+  let max = 0;
+  for (const v of w) max = Math.max(max, Math.abs(v));
+  const scale = max / 127 || 1;
+  const bytes = new Int8Array(w.length);
+  for (let i = 0; i < w.length; i++) bytes[i] = Math.round(w[i] / scale);
+  return {
+    weights: Buffer.from(bytes.buffer).toString("base64"),
+    scale: Number(scale.toPrecision(8)),
+    bias: round(bias),
+  };
+}
+
+const round = (v) => Number(v.toFixed(6));
+
+/** The pair model: logistic regression over a handful of similarity features, full-batch gradient descent. */
+function trainPairs(pairs) {
+  const n = PAIR_FEATURE_NAMES.length;
+  const w = new Array(n).fill(0);
+  let bias = 0;
+  const xs = pairs.map(([a, b, y]) => ({ x: pairFeatures(side(a), side(b)), y }));
+  const positives = xs.filter((p) => p.y === 1).length;
+  // Balanced: each class weighs half.
+  const weightOf = (y) => (y === 1 ? 0.5 / positives : 0.5 / (xs.length - positives));
+  for (let step = 0; step < 3000; step++) {
+    const grad = new Array(n).fill(0);
+    let gb = 0;
+    for (const { x, y } of xs) {
+      const z = x.reduce((s, v, i) => s + v * w[i], bias);
+      const err = (1 / (1 + Math.exp(-z)) - y) * weightOf(y);
+      for (let i = 0; i < n; i++) grad[i] += err * x[i];
+      gb += err;
+    }
+    for (let i = 0; i < n; i++) w[i] -= 2 * (grad[i] + 1e-4 * w[i]);
+    bias -= 2 * gb;
+  }
+  return { names: [...PAIR_FEATURE_NAMES], weights: w.map(round), bias: round(bias) };
+}
+
+const sides = new Map();
+const side = (text) => {
+  if (!sides.has(text)) sides.set(text, pairSide(text));
+  return sides.get(text);
+};
+
+const featureCache = new Map();
+const featuresOf = (text) => {
+  if (!featureCache.has(text)) featureCache.set(text, replyFeatures(text));
+  return featureCache.get(text);
+};
+
+function train(writers) {
+  const samples = writers.flatMap((w) => w.replies.map((r) => ({ x: featuresOf(r.text), y: r.promise ? 1 : 0 })));
+  return { reply: trainReplies(samples), pair: trainPairs(writers.flatMap((w) => w.pairs)) };
+}
+
+function assemble(trained, threshold, pairThreshold) {
+  return {
+    about:
+      "The stall detector's trained promise and pair models (scripts/train-stall.mjs); read for replies in languages the rules do not read.",
+    trainedOn: writers.map((w) => w.name),
+    bits: FEATURE_BITS,
+    ...trained.reply,
+    threshold,
+    pair: { ...trained.pair, threshold: pairThreshold },
+  };
+}
+
+function tally(items) {
+  const t = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  for (const { expected, predicted } of items) t[expected ? (predicted ? "tp" : "fn") : predicted ? "fp" : "tn"]++;
+  const precision = t.tp + t.fp ? t.tp / (t.tp + t.fp) : 1;
+  const recall = t.tp + t.fn ? t.tp / (t.tp + t.fn) : 1;
+  return { ...t, precision, recall };
+}
+
+const fmt = (t) => `P ${t.precision.toFixed(3)} R ${t.recall.toFixed(3)} (TP ${t.tp} FN ${t.fn} FP ${t.fp} TN ${t.tn})`;
+
+const writers = TRAINING_SETS.map(loadWriter).filter((w) => w !== null);
+const modelReplies = (w) => w.replies.filter((r) => !RULE_LANGS.has(r.lang));
+console.error(
+  `training sets: ${writers.map((w) => `${w.name} (${w.replies.length} replies, ${w.pairs.length} pairs, ${w.leaves.length} leaves)`).join(", ")}`,
+);
+
+// Cross-validation: each writer held out in turn; the held-out writer's replies scored by the others' model.
+const folds = writers.map((held) => {
+  const trained = train(writers.filter((w) => w !== held));
+  const model = assemble(trained, 0.5, 0.5);
+  useStallModel(model);
+  const replyScores = modelReplies(held).map((r) => ({ p: promiseProbability(r.text), y: r.promise, lang: r.lang }));
+  return { held, trained, replyScores };
+});
+
+/** The threshold with the best F(0.5) on the held-out scores: precision counts more than recall. */
+function chooseThreshold(scores) {
+  let best = { f: -1, t: 0.5 };
+  for (let t = 0.2; t <= 0.95; t += 0.025) {
+    const k = tally(scores.map((s) => ({ expected: s.y, predicted: s.p >= t })));
+    const b2 = 0.25;
+    const f = ((1 + b2) * k.precision * k.recall) / (b2 * k.precision + k.recall || 1);
+    if (f > best.f) best = { f, t: round(t) };
+  }
+  return best.t;
+}
+const replyScores = folds.flatMap((f) => f.replyScores);
+const replyThreshold = chooseThreshold(replyScores);
+const atReply = (t) => tally(replyScores.map((s) => ({ expected: s.y, predicted: s.p >= t, lang: s.lang })));
+console.error(`replies the models read, held out by writer, at ${replyThreshold}: ${fmt(atReply(replyThreshold))}`);
+
+// Leaves, held out by writer, through the detector itself. Both thresholds are chosen on them: the most leaves
+// found while at least MIN_ADDED_PRECISION of the stalls the models add to the rules' are stalls (the rules alone:
+// a reply threshold above 1, the models never say promise).
+const MIN_ADDED_PRECISION = 0.95;
+const REPLY_THRESHOLDS = [replyThreshold, 0.7, 0.9].filter((t, i, all) => all.indexOf(t) === i);
+const PAIR_THRESHOLDS = [0.5, 0.8, 0.95];
+const RULES_ALONE = 1.01;
+const grid = [{ reply: RULES_ALONE, pair: 1, scores: [] }];
+for (const t of REPLY_THRESHOLDS) for (const p of PAIR_THRESHOLDS) grid.push({ reply: t, pair: p, scores: [] });
+for (const { held, trained } of folds) {
+  const paths = held.leaves.filter((leaf) => !RULE_LANGS.has(leaf.lang));
+  for (const cell of grid) {
+    useStallModel(assemble(trained, cell.reply, cell.pair));
+    for (const leaf of paths) {
+      const { tree } = loadSession(leaf.file);
+      const stalled = isStalled(foldTree(tree).stateAt(leaf.leaf).recovery);
+      cell.scores.push({ expected: leaf.stall, predicted: stalled, lang: leaf.lang, category: leaf.category });
+    }
+  }
+}
+const base = tally(grid[0].scores);
+let chosen = grid[0];
+for (const cell of grid) {
+  const k = tally(cell.scores);
+  const added = k.tp - base.tp + (k.fp - base.fp);
+  const addedPrecision = added > 0 ? (k.tp - base.tp) / added : 1;
+  console.error(
+    `  reply ${cell.reply} pair ${cell.pair}: leaves ${fmt(k)}, added precision ${addedPrecision.toFixed(3)}`,
+  );
+  if (addedPrecision >= MIN_ADDED_PRECISION && k.recall > tally(chosen.scores).recall) chosen = cell;
+}
+// Where the models' additions go wrong, at the cell that adds the most stalls.
+const widest = grid.slice(1).sort((a, b) => tally(b.scores).tp - tally(a.scores).tp)[0];
+if (widest) {
+  const baseCalls = new Set(grid[0].scores.flatMap((s, i) => (s.predicted ? [i] : [])));
+  const wrong = new Map();
+  widest.scores.forEach((s, i) => {
+    if (s.predicted && !s.expected && !baseCalls.has(i)) wrong.set(s.category, (wrong.get(s.category) ?? 0) + 1);
+  });
+  const top = [...wrong].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.error(
+    `false stalls the models add at ${widest.reply} / ${widest.pair}: ${top.map(([c, n]) => `${c} ${n}`).join(", ")}`,
+  );
+}
+const threshold = chosen.reply;
+const pairThreshold = chosen.pair;
+console.error(
+  `leaves the models read, held out by writer, at ${threshold} / ${pairThreshold}: ${fmt(tally(chosen.scores))}`,
+);
+for (const lang of [...new Set(chosen.scores.map((s) => s.lang))].sort()) {
+  console.error(`  ${lang.padEnd(8)} ${fmt(tally(chosen.scores.filter((s) => s.lang === lang)))}`);
+}
+
+if (!args.has("--cv-only")) {
+  const model = `${JSON.stringify(assemble(train(writers), threshold, pairThreshold), null, 1)}\n`;
+  if (args.has("--check")) {
+    const same = exists(MODEL_FILE) && readFileSync(MODEL_FILE, "utf8") === model;
+    console.error(
+      same ? "the shipped model equals a fresh training" : "the shipped model differs from a fresh training",
+    );
+    process.exit(same ? 0 : 1);
+  }
+  writeFileSync(MODEL_FILE, model);
+  console.error(`wrote ${MODEL_FILE} (${model.length} bytes)`);
+}

@@ -1,0 +1,96 @@
+import { closingOf, foldText } from "./reply-features.js";
+
+/** What the pair model reads of two promises: how alike their closing clauses are, and the objects they name. */
+export const PAIR_FEATURE_NAMES = [
+  "closing-trigrams",
+  "whole-trigrams",
+  "closing-words",
+  "objects-shared",
+  "objects-disjoint",
+  "objects-jaccard",
+  "numbers-disjoint",
+  "one-names-none",
+] as const;
+
+const OBJECT =
+  /`[^`\n]{1,120}`|[\p{L}\p{N}_-]*[./\\][\p{L}\p{N}_./\\-]+|\b[\p{L}_]+\d[\p{L}\p{N}_]*|\b[a-z]+[A-Z][\p{L}\p{N}]*|\b\w+_\w+\b/gu;
+
+function trigrams(text: string): Map<string, number> {
+  const chars = Array.from(` ${text} `);
+  const out = new Map<string, number>();
+  for (let i = 0; i + 3 <= chars.length; i++) {
+    const g = chars.slice(i, i + 3).join("");
+    out.set(g, (out.get(g) ?? 0) + 1);
+  }
+  return out;
+}
+
+function words(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const w of text.split(/[^\p{L}\p{N}]+/u)) if (w) out.set(w, (out.get(w) ?? 0) + 1);
+  return out;
+}
+
+function cosine(a: Map<string, number>, b: Map<string, number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [k, v] of a) {
+    na += v * v;
+    const w = b.get(k);
+    if (w !== undefined) dot += v * w;
+  }
+  for (const v of b.values()) nb += v * v;
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/** Names of files, paths, identifiers and code spans a reply mentions, folded. */
+export function objectsOf(raw: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of raw.normalize("NFKC").matchAll(OBJECT)) {
+    const name = m[0]
+      .replace(/^`|`$/g, "")
+      .replace(/[.,:;]+$/, "")
+      .toLowerCase();
+    if (name.length >= 2) out.add(name);
+  }
+  return out;
+}
+
+/** The closing sentences of a reply, folded, with its objects: read once per reply. */
+export interface PairSide {
+  closing: string;
+  whole: string;
+  objects: Set<string>;
+  numbers: Set<string>;
+}
+
+export function pairSide(raw: string): PairSide {
+  const unmasked = raw.normalize("NFKC").toLowerCase().replace(/\s+/g, " ");
+  return {
+    closing: closingOf(foldText(raw)),
+    whole: unmasked.slice(-600),
+    objects: objectsOf(raw),
+    numbers: new Set(closingOf(unmasked).match(/\d+/g) ?? []),
+  };
+}
+
+/** The pair's features, in `PAIR_FEATURE_NAMES` order. */
+export function pairFeatures(a: PairSide, b: PairSide): number[] {
+  let shared = 0;
+  for (const o of a.objects) if (b.objects.has(o)) shared++;
+  const union = a.objects.size + b.objects.size - shared;
+  const bothName = a.objects.size > 0 && b.objects.size > 0;
+  let sharedNumbers = 0;
+  for (const n of a.numbers) if (b.numbers.has(n)) sharedNumbers++;
+  return [
+    cosine(trigrams(a.closing), trigrams(b.closing)),
+    cosine(trigrams(a.whole), trigrams(b.whole)),
+    cosine(words(a.closing), words(b.closing)),
+    shared > 0 ? 1 : 0,
+    bothName && shared === 0 ? 1 : 0,
+    union === 0 ? 0 : shared / union,
+    a.numbers.size > 0 && b.numbers.size > 0 && sharedNumbers === 0 ? 1 : 0,
+    bothName ? 0 : a.objects.size + b.objects.size > 0 ? 1 : 0,
+  ];
+}

@@ -1,0 +1,109 @@
+/**
+ * Language-agnostic features of a reply for the trained promise model: hashed character n-grams of its NFKC-folded
+ * closing sentences and of the whole reply, and the reply's shape. No phrase lists: what a language's promises look
+ * like comes from the training data.
+ */
+
+/** Feature slots: hashed features fall into this many (a power of two). */
+export const FEATURE_BITS = 18;
+const MASK = (1 << FEATURE_BITS) - 1;
+
+/** Sparse features: slot numbers and their values, parallel. */
+export interface Features {
+  slots: number[];
+  values: number[];
+}
+
+const CODE_BLOCK = /(```|~~~)[\s\S]*?(?:\1|$)/g;
+const INLINE_CODE = /`[^`\n]{1,120}`/g;
+const SENTENCE_END = /(?<=[.!?。！？…:：])\s+|\n+/u;
+const CLOSING_CHARS = 240;
+const WHOLE_CHARS = 1600;
+
+/** FNV-1a of the namespace and the gram, folded into the slots. */
+function slotOf(namespace: string, gram: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < namespace.length; i++) h = Math.imul(h ^ namespace.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < gram.length; i++) h = Math.imul(h ^ gram.charCodeAt(i), 0x01000193);
+  return (h >>> 0) & MASK;
+}
+
+/** Folded text: NFKC, lower case, digits as 0, code as placeholders, runs of spaces as one. */
+export function foldText(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(CODE_BLOCK, " ⟦code⟧ ")
+    .replace(INLINE_CODE, "⟦id⟧")
+    .replace(/\d+/g, "0")
+    .replace(/[ \t]+/g, " ")
+    .trim();
+}
+
+/** The last sentences of the folded text, up to about `CLOSING_CHARS`: where a reply's promise stands. */
+export function closingOf(folded: string): string {
+  const sentences = folded.split(SENTENCE_END).filter((s) => s.trim() !== "");
+  let closing = "";
+  for (let i = sentences.length - 1; i >= 0 && closing.length < CLOSING_CHARS / 2; i--) {
+    closing = `${sentences[i]} ${closing}`;
+  }
+  return closing.trim().slice(-CLOSING_CHARS);
+}
+
+class FeatureBag {
+  readonly counts = new Map<number, number>();
+  add(namespace: string, gram: string, value = 1): void {
+    const slot = slotOf(namespace, gram);
+    this.counts.set(slot, (this.counts.get(slot) ?? 0) + value);
+  }
+  grams(namespace: string, text: string, min: number, max: number, weight: number): void {
+    const padded = ` ${text} `;
+    const chars = Array.from(padded);
+    for (let n = min; n <= max; n++) {
+      for (let i = 0; i + n <= chars.length; i++) this.add(`${namespace}${n}`, chars.slice(i, i + n).join(""), weight);
+    }
+  }
+  /** Log-scaled counts, the whole vector scaled to unit length, then the bias slot. */
+  features(): Features {
+    const slots: number[] = [];
+    const values: number[] = [];
+    let norm = 0;
+    for (const [slot, count] of this.counts) {
+      const v = Math.log1p(count);
+      slots.push(slot);
+      values.push(v);
+      norm += v * v;
+    }
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let i = 0; i < values.length; i++) values[i] = (values[i] as number) * scale;
+    return { slots, values };
+  }
+}
+
+/** Shape of the reply: how it ends, lists, code, length (as hashed indicator features). */
+function shapeOf(raw: string, folded: string, closing: string): string[] {
+  const end = closing.trimEnd().slice(-1);
+  const lines = raw.split("\n").filter((l) => l.trim() !== "");
+  const shape = [
+    `end:${/[.。]/.test(end) ? "." : /[?？]/.test(end) ? "?" : /[:：]/.test(end) ? ":" : /[!！]/.test(end) ? "!" : end === "…" ? "…" : "other"}`,
+    `lines:${Math.min(lines.length, 8)}`,
+    `length:${Math.min(Math.floor(Math.log2(folded.length + 1)), 12)}`,
+  ];
+  if (/(```|~~~)/.test(raw)) shape.push(/(```|~~~)\s*$/.test(raw.trimEnd()) ? "code:last" : "code");
+  if (/^\s*(?:[-*•]|\d+[.)])\s/m.test(raw)) shape.push("list");
+  if (/^\s*#{1,6}\s/m.test(raw)) shape.push("heading");
+  if (/\*\*[^*]+\*\*/.test(raw)) shape.push("bold");
+  if (/⟦code⟧\s*$/.test(folded)) shape.push("ends-with-code");
+  return shape;
+}
+
+/** The reply's features: closing sentences (n-grams 1–5), the whole reply (3-grams), and its shape. */
+export function replyFeatures(raw: string): Features {
+  const folded = foldText(raw);
+  const closing = closingOf(folded);
+  const bag = new FeatureBag();
+  bag.grams("c", closing, 1, 5, 1);
+  bag.grams("w", folded.slice(-WHOLE_CHARS), 3, 3, 0.5);
+  for (const s of shapeOf(raw, folded, closing)) bag.add("s", s, 4);
+  return bag.features();
+}

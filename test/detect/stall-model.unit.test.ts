@@ -1,0 +1,93 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { EMPTY_RUN, type RunEvent } from "../../src/detect/index.js";
+import { objectsOf, PAIR_FEATURE_NAMES, pairFeatures, pairSide } from "../../src/detect/pair-features.js";
+import { advanceRun } from "../../src/detect/promise-run.js";
+import { closingOf, FEATURE_BITS, foldText, replyFeatures } from "../../src/detect/reply-features.js";
+import {
+  isModelPromise,
+  promiseProbability,
+  type StallModel,
+  samePromiseProbability,
+  useStallModel,
+} from "../../src/detect/stall-model.js";
+import { reply, USER } from "./replies.js";
+
+const SHIPPED = join(import.meta.dirname, "../../src/detect/model/stall-model.json");
+const shipped = (): StallModel => JSON.parse(readFileSync(SHIPPED, "utf8")) as StallModel;
+const events = (...texts: string[]): RunEvent[] => texts.flatMap((t) => [USER, reply(t)]);
+
+const GERMAN_RUN = [
+  "Ich prüfe jetzt die Datei `src/cache/key.ts`.",
+  "Sekunde, ich schaue mir die Datei `src/cache/key.ts` gleich genauer durch.",
+  "Bin dran – ich lese die Datei `src/cache/key.ts` als Nächstes.",
+];
+
+afterEach(() => useStallModel(shipped()));
+
+describe("reply features", () => {
+  it("fold NFKC, case, digits and code, and keep the closing sentences", () => {
+    expect(foldText("Ｒｕｎ `npm test` 42 times\n```bash\nls\n```")).toBe("run ⟦id⟧ 0 times\n ⟦code⟧");
+    const long = `${"the first sentence is long and tells what was found in the logs. ".repeat(8)}i will read the log now.`;
+    expect(closingOf(long)).toContain("i will read the log now.");
+    expect(closingOf(long).length).toBeLessThan(long.length / 2);
+  });
+
+  it("are sparse slots below 2^bits, unit length, and the same for the same text", () => {
+    const a = replyFeatures("Ich prüfe jetzt `src/cache/key.ts`.");
+    expect(a.slots.every((s) => s >= 0 && s < 2 ** FEATURE_BITS)).toBe(true);
+    expect(a.values.reduce((sum, v) => sum + v * v, 0)).toBeCloseTo(1, 6);
+    expect(replyFeatures("Ich prüfe jetzt `src/cache/key.ts`.")).toEqual(a);
+    expect(replyFeatures("Ich prüfe jetzt `src/other.ts`.")).toEqual(a);
+    expect(replyFeatures("Ich habe `src/cache/key.ts` geprüft.")).not.toEqual(a);
+  });
+});
+
+describe("pair features", () => {
+  it("name the objects a reply mentions and tell shared objects from disjoint ones", () => {
+    expect([...objectsOf("Ich lese `src/cache/key.ts` und parse_config, dann v2Handler.")].sort()).toEqual([
+      "parse_config",
+      "src/cache/key.ts",
+      "v2handler",
+    ]);
+    const [a, b, c] = ["Ich prüfe `src/a.ts`.", "Ich schaue mir `src/a.ts` an.", "Ich prüfe `src/b.ts`."].map(pairSide);
+    const shared = pairFeatures(a as never, b as never);
+    const disjoint = pairFeatures(a as never, c as never);
+    const at = (name: (typeof PAIR_FEATURE_NAMES)[number]) => PAIR_FEATURE_NAMES.indexOf(name);
+    expect(shared[at("objects-shared")]).toBe(1);
+    expect(shared[at("objects-disjoint")]).toBe(0);
+    expect(disjoint[at("objects-disjoint")]).toBe(1);
+    expect(disjoint[at("closing-trigrams")]).toBeGreaterThan(shared[at("closing-trigrams")] as number);
+  });
+});
+
+describe("the trained stall model", () => {
+  it("reads promises apart from reports in a language the rules do not read", () => {
+    expect(promiseProbability("Ich prüfe jetzt `src/cache/key.ts`.")).toBeGreaterThan(
+      promiseProbability("Ich habe `src/cache/key.ts` geprüft: der Schlüssel enthält die Version nicht."),
+    );
+    expect(promiseProbability("Je vais relancer `npm test` maintenant.")).toBeGreaterThan(0.5);
+  });
+
+  it("rejects a model built for other features", () => {
+    expect(() => useStallModel({ ...shipped(), bits: FEATURE_BITS + 1 })).toThrow(/feature bits/);
+    expect(() => useStallModel({ ...shipped(), pair: { ...shipped().pair, names: ["x"] } })).toThrow(/pair/);
+  });
+
+  it("decides a run in a language the rules do not read only where its thresholds let it", () => {
+    // The shipped thresholds are the trainer's choice; below them the models join the German run.
+    useStallModel({ ...shipped(), threshold: 0.3, pair: { ...shipped().pair, threshold: 0.3 } });
+    expect(GERMAN_RUN.every(isModelPromise)).toBe(true);
+    expect(samePromiseProbability(GERMAN_RUN[0] as string, GERMAN_RUN[1] as string)).toBeGreaterThanOrEqual(0.3);
+    expect(events(...GERMAN_RUN).reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+    useStallModel({ ...shipped(), threshold: 1.01 });
+    expect(events(...GERMAN_RUN).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+  });
+
+  it("leaves replies the rules read to the rules", () => {
+    useStallModel({ ...shipped(), threshold: 0, pair: { ...shipped().pair, threshold: 0 } });
+    const english = ["The build uses tsc 5.6.", "Tests run with vitest.", "The cache key has no version."];
+    expect(events(...english).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+  });
+});
