@@ -7,7 +7,7 @@ import type { PromiseRunState, RecoverySlice } from "./state.js";
 export type RunEvent =
   | { type: "assistant"; entryId: string; text: string; toolCalls: number; stopReason: string }
   | { type: "toolResult" }
-  | { type: "user" }
+  | { type: "user"; text?: string }
   | { type: "host" }
   | { type: "anchor" };
 
@@ -58,8 +58,9 @@ export function recoverySlice(detector: StallDetector): Slice<RecoverySlice> {
       stopped: false,
     }),
     on: {
-      user(state) {
-        const next = withRun(state, detector.advanceRun(state.run, { type: "user" }));
+      user(state, event) {
+        const text = event.kind === "user" ? (event.text ?? "") : "";
+        const next = withRun(state, detector.advanceRun(state.run, { type: "user", text }));
         if (next.recoveriesThisRequest === 0 && !next.stopped) return next;
         const reset = copy(next);
         reset.recoveriesThisRequest = 0;

@@ -54,7 +54,9 @@ export interface VerificationSlice {
 /** The recent run of promise-only replies, kept by the stall detector's step function. */
 export interface PromiseRunState {
   /** Counted text-only replies since the last tool activity, the latest few. */
-  recent: { entryId: string; text: string }[];
+  recent: { entryId: string; text: string; user?: string | null }[];
+  /** The user's message since the latest reply, which the next reply answers; null when there is none. */
+  user: string | null;
   promiseEntryIds: string[];
   texts: string[];
   repliesSinceFirst: number;

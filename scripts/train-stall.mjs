@@ -78,8 +78,9 @@ function loadWriter(name) {
   };
   const replies = [];
   for (const r of exists(join(dir, "replies.jsonl")) ? readJsonl(join(dir, "replies.jsonl")) : []) {
-    const text = replyText(treeOf(r.file).get(r.entry));
-    if (text !== null) replies.push({ text, promise: r.promise === true, lang: r.lang });
+    const tree = treeOf(r.file);
+    const text = replyText(tree.get(r.entry));
+    if (text !== null) replies.push({ text, user: userBefore(tree, r.entry), promise: r.promise === true, lang: r.lang });
   }
   const promiseIds = new Map();
   for (const r of exists(join(dir, "replies.jsonl")) ? readJsonl(join(dir, "replies.jsonl")) : []) {
@@ -100,6 +101,17 @@ function loadWriter(name) {
     }
   }
   return { name, replies, pairs, leaves };
+}
+
+/** The user's message the reply answers, as the detector sees it: none past another reply or a tool result. */
+function userBefore(tree, id) {
+  for (let at = tree.parentOf(id); at !== null; at = tree.parentOf(at)) {
+    const m = tree.get(at)?.type === "message" ? tree.get(at).message : null;
+    if (m?.role === "user") return textOf(m);
+    if (m?.role === "toolResult") return null;
+    if (m?.role === "assistant" && !UNCOUNTED.has(m.stopReason)) return null;
+  }
+  return null;
 }
 
 /** The texts of the replies labelled as promises between the last tool call or result and the leaf, oldest first. */
@@ -194,14 +206,26 @@ const side = (text) => {
 };
 
 const featureCache = new Map();
-const featuresOf = (text) => {
-  if (!featureCache.has(text)) featureCache.set(text, replyFeatures(text));
-  return featureCache.get(text);
+const featuresOf = (text, user) => {
+  const key = `${user}\u0000${text}`;
+  if (!featureCache.has(key)) featureCache.set(key, replyFeatures(text, user));
+  return featureCache.get(key);
 };
 
 function train(writers) {
-  const samples = writers.flatMap((w) => w.replies.map((r) => ({ x: featuresOf(r.text), y: r.promise ? 1 : 0 })));
-  return { reply: trainReplies(samples), pair: trainPairs(writers.flatMap((w) => w.pairs)) };
+  const samples = writers.flatMap((w) => w.replies.map((r) => ({ x: featuresOf(r.text, r.user), y: r.promise ? 1 : 0 })));
+  // Which replies the models read: English (the rules read it) or another language, learned from the writers'
+  // language labels; code-switched files are left out, their replies' languages are not labelled one by one.
+  const languages = writers.flatMap((w) =>
+    w.replies
+      .filter((r) => r.lang !== "mixed" && !/^(zh|ja|ko)/.test(r.lang))
+      .map((r) => ({ x: featuresOf(r.text, null), y: r.lang === "en" ? 0 : 1 })),
+  );
+  return {
+    reply: trainReplies(samples),
+    language: trainReplies(languages),
+    pair: trainPairs(writers.flatMap((w) => w.pairs)),
+  };
 }
 
 function assemble(trained, threshold, pairThreshold) {
@@ -212,6 +236,7 @@ function assemble(trained, threshold, pairThreshold) {
     bits: FEATURE_BITS,
     ...trained.reply,
     threshold,
+    language: trained.language,
     pair: { ...trained.pair, threshold: pairThreshold },
   };
 }
@@ -237,7 +262,7 @@ const folds = writers.map((held) => {
   const trained = train(writers.filter((w) => w !== held));
   const model = assemble(trained, 0.5, 0.5);
   useStallModel(model);
-  const replyScores = modelReplies(held).map((r) => ({ p: promiseProbability(r.text), y: r.promise, lang: r.lang }));
+  const replyScores = modelReplies(held).map((r) => ({ p: promiseProbability(r.text, r.user), y: r.promise, lang: r.lang }));
   return { held, trained, replyScores };
 });
 
@@ -261,19 +286,20 @@ console.error(`replies the models read, held out by writer, at ${replyThreshold}
 // found while at least MIN_ADDED_PRECISION of the stalls the models add to the rules' are stalls (the rules alone:
 // a reply threshold above 1, the models never say promise).
 const MIN_ADDED_PRECISION = 0.95;
-const REPLY_THRESHOLDS = [replyThreshold, 0.7, 0.9].filter((t, i, all) => all.indexOf(t) === i);
+const REPLY_THRESHOLDS = [replyThreshold, 0.7, 0.8, 0.9, 0.95].filter((t, i, all) => all.indexOf(t) === i);
 const PAIR_THRESHOLDS = [0.5, 0.8, 0.95];
 const RULES_ALONE = 1.01;
 const grid = [{ reply: RULES_ALONE, pair: 1, scores: [] }];
 for (const t of REPLY_THRESHOLDS) for (const p of PAIR_THRESHOLDS) grid.push({ reply: t, pair: p, scores: [] });
 for (const { held, trained } of folds) {
-  const paths = held.leaves.filter((leaf) => !RULE_LANGS.has(leaf.lang));
+  // Every leaf: a reply of a language the rules read, taken by the models, counts against them too.
+  const paths = held.leaves;
   for (const cell of grid) {
     useStallModel(assemble(trained, cell.reply, cell.pair));
     for (const leaf of paths) {
       const { tree } = loadSession(leaf.file);
       const stalled = isStalled(foldTree(tree).stateAt(leaf.leaf).recovery);
-      cell.scores.push({ expected: leaf.stall, predicted: stalled, lang: leaf.lang, category: leaf.category });
+      cell.scores.push({ ...leaf, expected: leaf.stall, predicted: stalled });
     }
   }
 }
@@ -294,7 +320,9 @@ if (widest) {
   const baseCalls = new Set(grid[0].scores.flatMap((s, i) => (s.predicted ? [i] : [])));
   const wrong = new Map();
   widest.scores.forEach((s, i) => {
-    if (s.predicted && !s.expected && !baseCalls.has(i)) wrong.set(s.category, (wrong.get(s.category) ?? 0) + 1);
+    if (!s.predicted || s.expected || baseCalls.has(i)) return;
+    wrong.set(s.category, (wrong.get(s.category) ?? 0) + 1);
+    if (args.has("--misses")) console.error(`  added false stall: ${s.file}@${s.leaf} [${s.category}, ${s.lang}]`);
   });
   const top = [...wrong].sort((a, b) => b[1] - a[1]).slice(0, 8);
   console.error(
@@ -304,7 +332,7 @@ if (widest) {
 const threshold = chosen.reply;
 const pairThreshold = chosen.pair;
 console.error(
-  `leaves the models read, held out by writer, at ${threshold} / ${pairThreshold}: ${fmt(tally(chosen.scores))}`,
+  `leaves, held out by writer, at ${threshold} / ${pairThreshold}: ${fmt(tally(chosen.scores))}`,
 );
 for (const lang of [...new Set(chosen.scores.map((s) => s.lang))].sort()) {
   console.error(`  ${lang.padEnd(8)} ${fmt(tally(chosen.scores.filter((s) => s.lang === lang)))}`);

@@ -53,7 +53,7 @@ export interface NestedCalls {
  * Text never becomes a `kit` event; only validated host entries do.
  */
 export type KitEvent =
-  | { kind: "user"; entryId: string }
+  | { kind: "user"; entryId: string; text?: string }
   | {
       kind: "assistant";
       entryId: string;

@@ -3,13 +3,16 @@ import { exhaustive } from "../../reducers/slice.js";
 import { classifyReply, type ReplyClass } from "./reply-classifier.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
-import { isModelPromise, isSamePromise } from "./stall-model.js";
+import { foldText, userShapeOf } from "./reply-features.js";
+import { isModelPromise, isOtherLanguage, isSamePromise } from "./stall-model.js";
 
 export type { RunEvent };
 
 export interface RunReply {
   entryId: string;
   text: string;
+  /** The user's message the reply answers (none when another reply or a tool result came before it). */
+  user?: string | null;
 }
 
 /**
@@ -25,6 +28,8 @@ export interface PromiseRun {
   stalled: boolean;
   /** The learned scorer's score when it, not the rules, joined the run; null otherwise. */
   learnedScore: number | null;
+  /** The user's message since the latest reply; the next reply answers it. */
+  user: string | null;
 }
 
 export interface StallVerdict {
@@ -51,6 +56,7 @@ export const EMPTY_RUN: PromiseRun = Object.freeze({
   repliesSinceFirst: 0,
   stalled: false,
   learnedScore: null,
+  user: null,
 });
 
 /** `learned`: a window whose replies the rules do not group may still form a run under the learned scorer. */
@@ -77,12 +83,16 @@ function step(run: PromiseRun, event: RunEvent, options: RunOptions): PromiseRun
     case "anchor":
       return reset(run);
     case "user":
+      if (event.text === undefined || event.text === run.user) return run;
+      // The user answered the question the latest reply asked: the run ends there.
+      if (asksUser(run.recent.at(-1))) return { ...EMPTY_RUN, user: event.text };
+      return { ...run, user: event.text };
     case "host":
       return run;
     case "assistant":
       if (UNCOUNTED_STOP_REASONS.has(event.stopReason)) return run;
       if (event.toolCalls > 0) return reset(run);
-      return afterReply(run, { entryId: event.entryId, text: event.text }, options);
+      return afterReply(run, { entryId: event.entryId, text: event.text, user: run.user }, options);
     default:
       return exhaustive(event);
   }
@@ -124,7 +134,14 @@ function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): Prom
       repliesSinceFirst: run.repliesSinceFirst + 1,
       stalled: run.stalled,
       learnedScore: run.learnedScore,
+      user: null,
     };
+  }
+  // A reply the models read that answers the user's question, and promises nothing, ends the run: the conversation
+  // moved on. (The rules' sets count a short answer between promises as an aside; theirs stay as they were.)
+  const read = modelReads(classifyReply(reply.text), reply.text);
+  if (read && userShapeOf(reply.user ?? null).shape === "question" && !isCandidate(reply)) {
+    return { ...EMPTY_RUN, recent: [reply] };
   }
   const recent = [...run.recent, reply].slice(-STALL_WINDOW);
   if (recent.length < 2) {
@@ -135,6 +152,7 @@ function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): Prom
       repliesSinceFirst: 0,
       stalled: false,
       learnedScore: null,
+      user: null,
     };
   }
   const group = largestGroup(recent);
@@ -150,6 +168,7 @@ function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): Prom
     repliesSinceFirst: recent.length - first,
     stalled: group.length >= STALL_RUN_LENGTH,
     learnedScore: null,
+    user: null,
   };
 }
 
@@ -165,22 +184,44 @@ function learnedRun(recent: RunReply[]): PromiseRun | null {
     repliesSinceFirst: recent.length - indices[0],
     stalled: true,
     learnedScore: score,
+    user: null,
   };
 }
 
-const KANA_OR_HANGUL = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Below this many words of prose the language model cannot tell a language: "Django 5.1 drops `X`." stays English. */
+const MIN_PROSE_WORDS = 4;
+
+function proseWords(text: string): number {
+  return foldText(text)
+    .split(/\s+/)
+    .filter((w) => /\p{L}{2}/u.test(w) && !w.includes("⟦")).length;
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
- * Replies in a language the rules do not read (neither English, Chinese, Japanese nor Korean) are read by the trained
- * promise and pair models instead.
+ * Replies the rules do not read are read by the trained promise and pair models instead: those in a language other
+ * than English, Chinese, Japanese and Korean (the language model says which), unless the rules found a promise.
  */
 function modelReads(c: ReplyClass, text: string): boolean {
-  return c.kind === "unknown-language" && !KANA_OR_HANGUL.test(text);
+  if (c.kind === "empty" || c.kind === "promise" || CJK.test(text)) return false;
+  return c.kind === "unknown-language" || (proseWords(text) >= MIN_PROSE_WORDS && isOtherLanguage(text));
+}
+
+const ENDS_WITH_QUESTION = /[?？]\W*$/u;
+
+/** A reply that ends by asking the user something (as the rules read it, or ending in a question and no promise). */
+function asksUser(reply: RunReply | undefined): boolean {
+  if (reply === undefined) return false;
+  const c = classifyReply(reply.text);
+  if (c.kind === "question") return true;
+  if (!ENDS_WITH_QUESTION.test(reply.text.trimEnd())) return false;
+  return modelReads(c, reply.text) && !isModelPromise(reply.text, reply.user ?? null);
 }
 
 function isCandidate(reply: RunReply): boolean {
   const c = classifyReply(reply.text);
-  return modelReads(c, reply.text) ? isModelPromise(reply.text) : fallbackEligible(c);
+  return modelReads(c, reply.text) ? isModelPromise(reply.text, reply.user ?? null) : fallbackEligible(c);
 }
 
 function similar(a: string, b: string, adjacent: { earlier: readonly string[] } | null = null): boolean {
@@ -231,5 +272,5 @@ function compatibleGroups(
 }
 
 function reset(run: PromiseRun): PromiseRun {
-  return run.recent.length === 0 && !run.stalled ? run : EMPTY_RUN;
+  return run.recent.length === 0 && !run.stalled && run.user === null ? run : EMPTY_RUN;
 }

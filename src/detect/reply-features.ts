@@ -97,13 +97,36 @@ function shapeOf(raw: string, folded: string, closing: string): string[] {
   return shape;
 }
 
-/** The reply's features: closing sentences (n-grams 1–5), the whole reply (3-grams), and its shape. */
-export function replyFeatures(raw: string): Features {
+/** A nudge ("continue", "and?", "weiter", "继续") is short; a question or an answer says more. */
+const NUDGE_CHARS = 16;
+
+/** What the user's message before the reply says about it: a nudge, a question, an answer, or none. */
+export function userShapeOf(user: string | null): {
+  shape: "none" | "nudge" | "nudge?" | "question" | "statement";
+  folded: string;
+} {
+  if (user === null) return { shape: "none", folded: "" };
+  const folded = foldText(user);
+  const asks = /[?？]\s*$/.test(folded);
+  const shape = folded.length <= NUDGE_CHARS ? (asks ? "nudge?" : "nudge") : asks ? "question" : "statement";
+  return { shape, folded };
+}
+
+/**
+ * The reply's features: closing sentences (n-grams 1–5), the whole reply (3-grams), its shape, and the user's message
+ * it answers (its n-grams 1–3 and its shape, alone and with how the reply ends).
+ */
+export function replyFeatures(raw: string, user: string | null = null): Features {
   const folded = foldText(raw);
   const closing = closingOf(folded);
   const bag = new FeatureBag();
   bag.grams("c", closing, 1, 5, 1);
   bag.grams("w", folded.slice(-WHOLE_CHARS), 3, 3, 0.5);
-  for (const s of shapeOf(raw, folded, closing)) bag.add("s", s, 4);
+  const shape = shapeOf(raw, folded, closing);
+  for (const s of shape) bag.add("s", s, 4);
+  const asked = userShapeOf(user);
+  bag.add("u", asked.shape, 4);
+  bag.add("u", `${asked.shape}|${shape[0]}`, 4);
+  if (asked.folded) bag.grams("u", asked.folded.slice(-200), 1, 3, 0.5);
   return bag.features();
 }

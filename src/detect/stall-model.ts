@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { boundedMemo } from "./memo.js";
 import { PAIR_FEATURE_NAMES, type PairSide, pairFeatures, pairSide } from "./pair-features.js";
-import { FEATURE_BITS, replyFeatures } from "./reply-features.js";
+import { FEATURE_BITS, type Features, replyFeatures } from "./reply-features.js";
 
 /** The trained promise and pair models, as `npm run train:stall` writes them. */
 export interface StallModel {
@@ -14,17 +14,21 @@ export interface StallModel {
   bias: number;
   /** A reply is a promise at this probability or above (chosen by cross-validation in the trainer). */
   threshold: number;
+  /** Whether a reply is in a language other than English (the rules read English), over the same features. */
+  language: { weights: string; scale: number; bias: number };
   pair: { names: string[]; weights: number[]; bias: number; threshold: number };
 }
 
 interface Loaded {
   model: StallModel;
   weights: Int8Array;
+  language: Int8Array;
 }
 
 let loaded: Loaded | null = null;
 let promiseMemo = boundedMemo<number>();
 let sideMemo = boundedMemo<PairSide>();
+let languageMemo = boundedMemo<boolean>();
 
 function load(): Loaded {
   if (loaded === null) {
@@ -38,28 +42,45 @@ function load(): Loaded {
 export function useStallModel(model: StallModel): void {
   if (model.bits !== FEATURE_BITS) throw new Error(`stall model: ${model.bits} feature bits, expected ${FEATURE_BITS}`);
   if (model.pair.names.join() !== PAIR_FEATURE_NAMES.join()) throw new Error("stall model: pair features differ");
-  const bytes = Buffer.from(model.weights, "base64");
-  loaded = { model, weights: new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length) };
+  const bytes = (base64: string) => {
+    const buffer = Buffer.from(base64, "base64");
+    return new Int8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+  };
+  loaded = { model, weights: bytes(model.weights), language: bytes(model.language.weights) };
+  languageMemo = boundedMemo<boolean>();
   promiseMemo = boundedMemo<number>();
   sideMemo = boundedMemo<PairSide>();
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-/** The probability that the reply, by its closing sentences, promises an action it does not take. */
-export function promiseProbability(text: string): number {
-  return promiseMemo(text, () => {
-    const { model, weights } = load();
-    const { slots, values } = replyFeatures(text);
-    let z = model.bias;
-    for (let i = 0; i < slots.length; i++)
-      z += (weights[slots[i] as number] as number) * model.scale * (values[i] as number);
-    return sigmoid(z);
+function dot(weights: Int8Array, scale: number, bias: number, { slots, values }: Features): number {
+  let z = bias;
+  for (let i = 0; i < slots.length; i++) z += (weights[slots[i] as number] as number) * scale * (values[i] as number);
+  return z;
+}
+
+/** Whether the reply is written in a language other than English (code and names aside). */
+export function isOtherLanguage(text: string): boolean {
+  return languageMemo(text, () => {
+    const { model, language } = load();
+    return dot(language, model.language.scale, model.language.bias, replyFeatures(text)) >= 0;
   });
 }
 
-export function isModelPromise(text: string): boolean {
-  return promiseProbability(text) >= load().model.threshold;
+/**
+ * The probability that the reply, by its closing sentences, promises an action it does not take; `user` is the
+ * user's message it answers (null when another reply or a tool result came before it).
+ */
+export function promiseProbability(text: string, user: string | null = null): number {
+  return promiseMemo(user === null ? text : `${user}\u0000${text}`, () => {
+    const { model, weights } = load();
+    return sigmoid(dot(weights, model.scale, model.bias, replyFeatures(text, user)));
+  });
+}
+
+export function isModelPromise(text: string, user: string | null = null): boolean {
+  return promiseProbability(text, user) >= load().model.threshold;
 }
 
 /** The probability that two promises announce the same action on the same object. */

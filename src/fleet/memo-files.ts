@@ -29,7 +29,7 @@ export interface Memo {
 }
 
 /** Raised when the kit's state changes shape: a memo of another version is not read (its file is indexed whole). */
-const VERSION = 2;
+const VERSION = 3;
 
 interface MemoFile {
   v: typeof VERSION;

@@ -10,7 +10,7 @@ export function runEventsOf(path: readonly SessionEntry[]): RunEvent[] {
     const event = toEvent(entry);
     switch (event.kind) {
       case "user":
-        out.push({ type: "user" });
+        out.push({ type: "user", text: event.text ?? "" });
         break;
       case "assistant":
         if (isHostEcho(event.provider, event.model)) break;

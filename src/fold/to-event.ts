@@ -48,7 +48,7 @@ export function toEvent(entry: SessionEntry): KitEvent {
     case "message": {
       const message = entry.message;
       if (!message || typeof message !== "object") return { kind: "other", entryId };
-      if (message.role === "user") return { kind: "user", entryId };
+      if (message.role === "user") return { kind: "user", entryId, text: textOf(message) };
       if (message.role === "assistant") {
         const content = Array.isArray(message.content) ? message.content : [];
         // Sized before it is filled: an array grown from empty by push takes room for 17 calls.

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { isStalled } from "../../reducers/recovery.js";
 import { EMPTY_RUN, type RunEvent } from "../../src/detect/index.js";
 import { objectsOf, PAIR_FEATURE_NAMES, pairFeatures, pairSide } from "../../src/detect/pair-features.js";
 import { advanceRun } from "../../src/detect/promise-run.js";
@@ -12,6 +13,7 @@ import {
   samePromiseProbability,
   useStallModel,
 } from "../../src/detect/stall-model.js";
+import { given } from "../helpers/given.js";
 import { reply, USER } from "./replies.js";
 
 const SHIPPED = join(import.meta.dirname, "../../src/detect/model/stall-model.json");
@@ -78,16 +80,66 @@ describe("the trained stall model", () => {
   it("decides a run in a language the rules do not read only where its thresholds let it", () => {
     // The shipped thresholds are the trainer's choice; below them the models join the German run.
     useStallModel({ ...shipped(), threshold: 0.3, pair: { ...shipped().pair, threshold: 0.3 } });
-    expect(GERMAN_RUN.every(isModelPromise)).toBe(true);
+    expect(GERMAN_RUN.every((t) => isModelPromise(t))).toBe(true);
     expect(samePromiseProbability(GERMAN_RUN[0] as string, GERMAN_RUN[1] as string)).toBeGreaterThanOrEqual(0.3);
     expect(events(...GERMAN_RUN).reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
     useStallModel({ ...shipped(), threshold: 1.01 });
     expect(events(...GERMAN_RUN).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
   });
 
+  it("with the shipped thresholds, finds the German run and not the same replies broken by a tool result", () => {
+    expect(events(...GERMAN_RUN).reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+    const broken: RunEvent[] = [
+      ...events(...GERMAN_RUN.slice(0, 2)),
+      { type: "toolResult" },
+      ...events(GERMAN_RUN[2] as string),
+    ];
+    expect(broken.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+  });
+
+  it("ends the run where the user answered the agent's question, or the agent answered the user's", () => {
+    const asked: RunEvent[] = [
+      ...events(...GERMAN_RUN.slice(0, 2)),
+      reply("Soll ich lieber den schnellen Fix nehmen oder die Datei sauber umbauen?"),
+      { type: "user", text: "der schnelle Fix reicht völlig" },
+      reply(GERMAN_RUN[2] as string),
+    ];
+    expect(asked.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    const answered: RunEvent[] = [
+      ...events(...GERMAN_RUN.slice(0, 2)),
+      { type: "user", text: "Wird die Funktion load() noch woanders aufgerufen?" },
+      reply("Nein, sie wird nur beim Start aufgerufen, und der Cache wird danach nicht mehr gelesen."),
+      ...events(GERMAN_RUN[2] as string),
+    ];
+    expect(answered.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    // A nudge is no question: the run goes on.
+    const nudged: RunEvent[] = [
+      ...events(...GERMAN_RUN.slice(0, 2)),
+      { type: "user", text: "und?" },
+      reply(GERMAN_RUN[2] as string),
+    ];
+    expect(nudged.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+  });
+
   it("leaves replies the rules read to the rules", () => {
     useStallModel({ ...shipped(), threshold: 0, pair: { ...shipped().pair, threshold: 0 } });
     const english = ["The build uses tsc 5.6.", "Tests run with vitest.", "The cache key has no version."];
     expect(events(...english).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+  });
+
+  it("reads the user's messages through the session fold: an answered question there ends the run too", () => {
+    const run = (question: string) =>
+      given((b) => {
+        b.user("Der Cache-Test schlägt fehl, bitte reparieren.");
+        b.toolRound("bash", { command: "npm test" }, "FAIL cache.spec.ts");
+        b.assistant(GERMAN_RUN[0] as string);
+        b.user("weiter");
+        b.assistant(GERMAN_RUN[1] as string);
+        b.user(question);
+        b.assistant("Ja, einmal beim Start; danach liest niemand mehr den Schlüssel aus dem Cache.");
+        b.user("weiter");
+      }).when((b) => b.assistant(GERMAN_RUN[2] as string)).after;
+    expect(isStalled(run("und?").recovery)).toBe(true);
+    expect(isStalled(run("Wird die Funktion load() noch woanders aufgerufen?").recovery)).toBe(false);
   });
 });

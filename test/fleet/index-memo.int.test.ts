@@ -109,8 +109,8 @@ describe("the memo beside the database", () => {
     await index(dir, db, ...SAMPLES);
     const pack = join(`${db}.memo`, "1.pack");
     const text = readFileSync(pack, "latin1");
-    expect(text.match(/\{"v":2,/g)).toHaveLength(SAMPLES.length);
-    writeFileSync(pack, text.replaceAll('{"v":2,', '{"v":1,'), "latin1");
+    expect(text.match(/\{"v":3,/g)).toHaveLength(SAMPLES.length);
+    writeFileSync(pack, text.replaceAll('{"v":3,', '{"v":2,'), "latin1");
     append();
     const reason = "its memo beside the database is missing or out of date";
     expect((await index(dir, db, ...SAMPLES)).reindexed).toEqual(SAMPLES.map((file) => ({ file, reason })));
