@@ -84,8 +84,10 @@ function step(run: PromiseRun, event: RunEvent, options: RunOptions): PromiseRun
       return reset(run);
     case "user":
       if (event.text === undefined || event.text === run.user) return run;
-      // The user answered the question the latest reply asked: the run ends there.
-      if (asksUser(run.recent.at(-1))) return { ...EMPTY_RUN, user: event.text };
+      // The user answered the question the latest reply asked, or wrote a new request (longer than any nudge): the
+      // run ends there.
+      if (event.text.length > NEW_REQUEST_CHARS || asksUser(run.recent.at(-1)))
+        return { ...EMPTY_RUN, user: event.text };
       return { ...run, user: event.text };
     case "host":
       return run;
@@ -207,6 +209,9 @@ function modelReads(c: ReplyClass, text: string): boolean {
   if (c.kind === "empty" || c.kind === "promise" || CJK.test(text)) return false;
   return c.kind === "unknown-language" || (proseWords(text) >= MIN_PROSE_WORDS && isOtherLanguage(text));
 }
+
+/** A user message this long is a new request or new material, not a nudge (the longest nudge in the sets: 219). */
+const NEW_REQUEST_CHARS = 280;
 
 const ENDS_WITH_QUESTION = /[?？]\W*$/u;
 
