@@ -1,9 +1,9 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/slice.js";
 import { classifyReply, type ReplyClass } from "./reply-classifier.js";
+import { foldText, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
-import { foldText, userShapeOf } from "./reply-features.js";
 import { isModelPromise, isOtherLanguage, isSamePromise } from "./stall-model.js";
 
 export type { RunEvent };
@@ -84,10 +84,11 @@ function step(run: PromiseRun, event: RunEvent, options: RunOptions): PromiseRun
       return reset(run);
     case "user":
       if (event.text === undefined || event.text === run.user) return run;
-      // The user answered the question the latest reply asked, or wrote a new request (longer than any nudge): the
-      // run ends there.
-      if (event.text.length > NEW_REQUEST_CHARS || asksUser(run.recent.at(-1)))
+      // The user wrote a new request (longer than any nudge), or answered the question the latest reply asked: the
+      // run ends there. (A window of fewer than two replies holds no run to end, and its replies are not classified.)
+      if (event.text.length > NEW_REQUEST_CHARS || (run.recent.length >= 2 && asksUser(run.recent.at(-1)))) {
         return { ...EMPTY_RUN, user: event.text };
+      }
       return { ...run, user: event.text };
     case "host":
       return run;
@@ -141,8 +142,14 @@ function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): Prom
   }
   // A reply the models read that answers the user's question, and promises nothing, ends the run: the conversation
   // moved on. (The rules' sets count a short answer between promises as an aside; theirs stay as they were.)
-  const read = modelReads(classifyReply(reply.text), reply.text);
-  if (read && userShapeOf(reply.user ?? null).shape === "question" && !isCandidate(reply)) {
+  if (
+    run.recent.length > 0 &&
+    typeof reply.user === "string" &&
+    ENDS_WITH_QUESTION.test(reply.user) &&
+    userShapeOf(reply.user).shape === "question" &&
+    modelReads(classifyReply(reply.text), reply.text) &&
+    !isCandidate(reply)
+  ) {
     return { ...EMPTY_RUN, recent: [reply] };
   }
   const recent = [...run.recent, reply].slice(-STALL_WINDOW);
