@@ -80,7 +80,8 @@ function loadWriter(name) {
   for (const r of exists(join(dir, "replies.jsonl")) ? readJsonl(join(dir, "replies.jsonl")) : []) {
     const tree = treeOf(r.file);
     const text = replyText(tree.get(r.entry));
-    if (text !== null) replies.push({ text, user: userBefore(tree, r.entry), promise: r.promise === true, lang: r.lang });
+    if (text !== null)
+      replies.push({ text, user: userBefore(tree, r.entry), promise: r.promise === true, lang: r.lang });
   }
   const promiseIds = new Map();
   for (const r of exists(join(dir, "replies.jsonl")) ? readJsonl(join(dir, "replies.jsonl")) : []) {
@@ -213,7 +214,9 @@ const featuresOf = (text, user) => {
 };
 
 function train(writers) {
-  const samples = writers.flatMap((w) => w.replies.map((r) => ({ x: featuresOf(r.text, r.user), y: r.promise ? 1 : 0 })));
+  const samples = writers.flatMap((w) =>
+    w.replies.map((r) => ({ x: featuresOf(r.text, r.user), y: r.promise ? 1 : 0 })),
+  );
   // Which replies the models read: English (the rules read it) or another language, learned from the writers'
   // language labels; code-switched files are left out, their replies' languages are not labelled one by one.
   const languages = writers.flatMap((w) =>
@@ -262,7 +265,11 @@ const folds = writers.map((held) => {
   const trained = train(writers.filter((w) => w !== held));
   const model = assemble(trained, 0.5, 0.5);
   useStallModel(model);
-  const replyScores = modelReplies(held).map((r) => ({ p: promiseProbability(r.text, r.user), y: r.promise, lang: r.lang }));
+  const replyScores = modelReplies(held).map((r) => ({
+    p: promiseProbability(r.text, r.user),
+    y: r.promise,
+    lang: r.lang,
+  }));
   return { held, trained, replyScores };
 });
 
@@ -331,9 +338,7 @@ if (widest) {
 }
 const threshold = chosen.reply;
 const pairThreshold = chosen.pair;
-console.error(
-  `leaves, held out by writer, at ${threshold} / ${pairThreshold}: ${fmt(tally(chosen.scores))}`,
-);
+console.error(`leaves, held out by writer, at ${threshold} / ${pairThreshold}: ${fmt(tally(chosen.scores))}`);
 for (const lang of [...new Set(chosen.scores.map((s) => s.lang))].sort()) {
   console.error(`  ${lang.padEnd(8)} ${fmt(tally(chosen.scores.filter((s) => s.lang === lang)))}`);
 }
