@@ -1,6 +1,16 @@
-import { advanceRun, EMPTY_RUN, type PromiseRun, type RunEvent, UNCOUNTED_STOP_REASONS } from "./promise-run.js";
+import {
+  advanceRun,
+  EMPTY_RUN,
+  modelReads,
+  NEW_REQUEST_CHARS,
+  type PromiseRun,
+  type RunEvent,
+  UNCOUNTED_STOP_REASONS,
+} from "./promise-run.js";
 import { classifyReply } from "./reply-classifier.js";
+import { userShapeOf } from "./reply-features.js";
 import { classSimilarity } from "./similarity.js";
+import { explainPromise, promiseThreshold, samePromiseProbability } from "./stall-model.js";
 
 /** One step of a leaf's recent path, as the detector saw it. */
 export interface ExplainedStep {
@@ -29,11 +39,26 @@ export function explainPath(events: readonly RunEvent[]): { run: PromiseRun; ste
     if (events[first]?.type === "assistant") seen++;
   }
   const members = new Map(run.promiseEntryIds.map((id, i) => [id, run.texts[i] ?? ""]));
-  return { run, steps: events.slice(first).map((event) => explainStep(event, members)) };
+  // The user's message each reply answers, as the run saw it (none past another reply or a tool result).
+  const answers: (string | null)[] = [];
+  let user: string | null = null;
+  for (const event of events) {
+    answers.push(event.type === "assistant" ? user : null);
+    if (event.type === "user") user = event.text ?? null;
+    else if (event.type === "toolResult" || event.type === "anchor") user = null;
+    else if (event.type === "assistant" && !UNCOUNTED_STOP_REASONS.has(event.stopReason)) user = null;
+  }
+  return {
+    run,
+    steps: events.slice(first).map((event, i) => explainStep(event, members, answers[first + i] ?? null)),
+  };
 }
 
-/** `members`: the run's entry ids and texts; a member's similarity is to the other members. */
-function explainStep(event: RunEvent, members: ReadonlyMap<string, string>): ExplainedStep {
+/**
+ * `members`: the run's entry ids and texts; a member's similarity is to the other members. `user`: the user's
+ * message the reply answers.
+ */
+function explainStep(event: RunEvent, members: ReadonlyMap<string, string>, user: string | null): ExplainedStep {
   const base = { entryId: null, intents: [], similarity: null, inRun: false, excerpt: "" };
   switch (event.type) {
     case "toolResult":
@@ -41,7 +66,7 @@ function explainStep(event: RunEvent, members: ReadonlyMap<string, string>): Exp
     case "anchor":
       return { ...base, label: "recovery marker", reason: "resets the run" };
     case "user":
-      return { ...base, label: "user", reason: "passes through" };
+      return { ...base, label: "user", reason: userReason(event.text) };
     case "host":
       return { ...base, label: "host message", reason: "passes through" };
     case "assistant": {
@@ -52,6 +77,8 @@ function explainStep(event: RunEvent, members: ReadonlyMap<string, string>): Exp
       }
       if (event.toolCalls > 0) return { ...base, ...id, label: "tool call", reason: "resets the run" };
       const c = classifyReply(event.text);
+      if (modelReads(c, event.text))
+        return explainByModel(event.entryId, event.text, user, members, { ...base, ...id });
       let similarity: number | null = null;
       const ids = [...members.keys()];
       const at = ids.indexOf(event.entryId);
@@ -79,6 +106,37 @@ function explainStep(event: RunEvent, members: ReadonlyMap<string, string>): Exp
     default:
       return exhaustive(event);
   }
+}
+
+/** A reply the trained models read: their probability, the features that weighed most, and the pair model's. */
+function explainByModel(
+  entryId: string,
+  text: string,
+  user: string | null,
+  members: ReadonlyMap<string, string>,
+  base: Omit<ExplainedStep, "label" | "reason">,
+): ExplainedStep {
+  const { probability, top } = explainPromise(text, user);
+  const threshold = promiseThreshold();
+  const promise = probability >= threshold;
+  let similarity: number | null = null;
+  for (const [memberId, other] of members) {
+    if (memberId !== entryId) similarity = Math.max(similarity ?? 0, samePromiseProbability(text, other));
+  }
+  return {
+    ...base,
+    label: promise ? "promise" : "not a promise",
+    reason: `trained model (not English): promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold}); weighed most: ${top.join(", ")}`,
+    similarity,
+    inRun: members.has(entryId),
+  };
+}
+
+function userReason(text: string | undefined): string {
+  const shape = userShapeOf(text ?? null).shape;
+  if (text !== undefined && text.length > NEW_REQUEST_CHARS) return "a new request: ends the run";
+  if (shape === "question") return "asks a question: a reply that answers it and promises nothing ends the run";
+  return shape === "nudge" || shape === "nudge?" ? "a nudge: passes through" : "passes through";
 }
 
 function shorten(text: string): string {

@@ -212,13 +212,13 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
  * Replies the rules do not read are read by the trained promise and pair models instead: those in a language other
  * than English, Chinese, Japanese and Korean (the language model says which), unless the rules found a promise.
  */
-function modelReads(c: ReplyClass, text: string): boolean {
+export function modelReads(c: ReplyClass, text: string): boolean {
   if (c.kind === "empty" || c.kind === "promise" || CJK.test(text)) return false;
   return c.kind === "unknown-language" || (proseWords(text) >= MIN_PROSE_WORDS && isOtherLanguage(text));
 }
 
 /** A user message this long is a new request or new material, not a nudge (the longest nudge in the sets: 219). */
-const NEW_REQUEST_CHARS = 280;
+export const NEW_REQUEST_CHARS = 280;
 
 const ENDS_WITH_QUESTION = /[?？]\W*$/u;
 

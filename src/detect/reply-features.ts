@@ -50,11 +50,20 @@ export function closingOf(folded: string): string {
   return closing.trim().slice(-CLOSING_CHARS);
 }
 
+/** What a namespace's features are called when they are explained. */
+const NAMESPACE_WORDS: Record<string, string> = { c: "closing", w: "reply", s: "shape", u: "user" };
+
 class FeatureBag {
   readonly counts = new Map<number, number>();
+  /** `names`: filled with each slot's first feature in words, for explanations. */
+  constructor(readonly names: Map<number, string> | null = null) {}
   add(namespace: string, gram: string, value = 1): void {
     const slot = slotOf(namespace, gram);
     this.counts.set(slot, (this.counts.get(slot) ?? 0) + value);
+    if (this.names !== null && !this.names.has(slot)) {
+      const words = NAMESPACE_WORDS[namespace.charAt(0)] ?? namespace;
+      this.names.set(slot, namespace.length > 1 ? `${words} "${gram.trim()}"` : `${words} ${gram}`);
+    }
   }
   grams(namespace: string, text: string, min: number, max: number, weight: number): void {
     const padded = ` ${text} `;
@@ -116,10 +125,14 @@ export function userShapeOf(user: string | null): {
  * The reply's features: closing sentences (n-grams 1–5), the whole reply (3-grams), its shape, and the user's message
  * it answers (its n-grams 1–3 and its shape, alone and with how the reply ends).
  */
-export function replyFeatures(raw: string, user: string | null = null): Features {
+export function replyFeatures(
+  raw: string,
+  user: string | null = null,
+  names: Map<number, string> | null = null,
+): Features {
   const folded = foldText(raw);
   const closing = closingOf(folded);
-  const bag = new FeatureBag();
+  const bag = new FeatureBag(names);
   bag.grams("c", closing, 1, 5, 1);
   bag.grams("w", folded.slice(-WHOLE_CHARS), 3, 3, 0.5);
   const shape = shapeOf(raw, folded, closing);

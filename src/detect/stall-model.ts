@@ -79,6 +79,27 @@ export function promiseProbability(text: string, user: string | null = null): nu
   });
 }
 
+/** Why the promise model reads a reply as it does: its probability and the features that weighed most that way. */
+export function explainPromise(text: string, user: string | null, count = 3): { probability: number; top: string[] } {
+  const { model, weights } = load();
+  const names = new Map<number, string>();
+  const { slots, values } = replyFeatures(text, user, names);
+  const probability = promiseProbability(text, user);
+  const sign = probability >= model.threshold ? 1 : -1;
+  const top = slots
+    .map((slot, i) => ({ slot, weight: (weights[slot] as number) * model.scale * (values[i] as number) * sign }))
+    .filter((f) => f.weight > 0)
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, count)
+    .map((f) => names.get(f.slot) ?? `feature ${f.slot}`);
+  return { probability, top };
+}
+
+/** The threshold at which the promise model reads a reply as a promise. */
+export function promiseThreshold(): number {
+  return load().model.threshold;
+}
+
 export function isModelPromise(text: string, user: string | null = null): boolean {
   return promiseProbability(text, user) >= load().model.threshold;
 }

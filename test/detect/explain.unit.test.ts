@@ -45,4 +45,31 @@ describe("explainPath", () => {
     expect(steps.at(-1)?.entryId).toBe("r29");
     expect(steps.every((s) => s.similarity === null)).toBe(true);
   });
+
+  it("given a run in a language the rules do not read, then each reply says what the trained models read", () => {
+    const { run, steps } = explainPath([
+      { type: "user", text: "Der Cache-Test schlägt fehl, bitte reparieren." },
+      say("t1", "", 1, "toolUse"),
+      { type: "toolResult" },
+      say("p1", "Ich prüfe jetzt die Datei `src/cache/key.ts`."),
+      { type: "user", text: "weiter" },
+      say("p2", "Sekunde, ich schaue mir die Datei `src/cache/key.ts` gleich genauer durch."),
+      { type: "user", text: "Wird die Funktion load() noch woanders aufgerufen?" },
+      say("a1", "Nein, sie wird nur beim Start aufgerufen, danach liest niemand mehr den Schlüssel."),
+    ]);
+    expect(run.stalled).toBe(false);
+    const byId = new Map(steps.map((s) => [s.entryId, s]));
+    expect(byId.get("p1")).toMatchObject({ label: "promise" });
+    expect(byId.get("p1")?.reason).toMatch(
+      /^trained model \(not English\): promise probability 1\.00 \(at or above 0\.95\); weighed most: .+/,
+    );
+    expect(byId.get("a1")).toMatchObject({ label: "not a promise", inRun: false });
+    expect(byId.get("a1")?.reason).toMatch(/promise probability 0\.\d\d \(below 0\.95\)/);
+    const users = steps.filter((s) => s.label === "user").map((s) => s.reason);
+    expect(users).toEqual([
+      "passes through",
+      "a nudge: passes through",
+      "asks a question: a reply that answers it and promises nothing ends the run",
+    ]);
+  });
 });
