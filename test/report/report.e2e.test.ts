@@ -87,17 +87,24 @@ describe.skipIf(!chromiumPresent)("the report page in headless Chromium", () => 
     await page.close();
   });
 
+  /** A page expression: the branch list has rows, all of this class. */
+  const onlyRows = (cls: string) =>
+    `(() => { const rows = [...document.querySelectorAll("#branch-list .row")]; return rows.length > 0 && rows.every((r) => r.classList.contains("${cls}")); })()`;
+
   it("filters the branch to user messages or kit events", async () => {
     const { page } = await open("branched.html");
     const users = activePath.filter((e) => e.type === "message" && e.message.role === "user").length;
     const kit = activePath.filter((e) => kitRecordOf(e) !== null).length;
     await page.click("[data-filter=user]");
     expect(await text(page, "#branch-head")).toContain(`${users} shown (user messages)`);
+    // The list is drawn in a frame after the head: wait until it holds only rows of the filter's kind.
+    await page.waitForFunction(onlyRows("k-user"));
     const userRows = await page.locator("#branch-list .row").evaluateAll((rows) => rows.map((r) => r.className));
     expect(userRows.length).toBeGreaterThan(0);
     for (const cls of userRows) expect(cls).toContain("k-user");
     await page.click("[data-filter=kit]");
     expect(await text(page, "#branch-head")).toContain(`${kit} shown (kit events)`);
+    if (kit > 0) await page.waitForFunction(onlyRows("k-kit"));
     const kitRows = await page.locator("#branch-list .row").evaluateAll((rows) => rows.map((r) => r.className));
     expect(kitRows).toHaveLength(kit);
     for (const cls of kitRows) expect(cls).toContain("k-kit");
