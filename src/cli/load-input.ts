@@ -1,7 +1,6 @@
 import { FATAL_CODES } from "../log/diagnostics.js";
 import type { ReadOptions } from "../log/read-session.js";
 import { type LoadedSession, loadSession } from "../session.js";
-import type { SessionTree } from "../tree/session-tree.js";
 import { InputError, UsageError } from "./command.js";
 import { readError } from "./inputs.js";
 
@@ -30,9 +29,9 @@ export function loadUsable(path: string, shown: string, options?: ReadOptions): 
 }
 
 /** An entry id as given, or a unique prefix of one (as Pi's `--session` takes a prefix). */
-export function resolveEntryId(tree: SessionTree, given: string, shown: string): string {
-  if (tree.get(given)) return given;
-  const matches = [...tree.byId.keys()].filter((id) => id.startsWith(given));
+export function resolveEntryId(ids: ReadonlyMap<string, unknown>, given: string, shown: string): string {
+  if (ids.has(given)) return given;
+  const matches = [...ids.keys()].filter((id) => id.startsWith(given));
   if (matches.length === 1) return matches[0] as string;
   if (matches.length === 0) throw new UsageError(`no entry ${given} in ${shown}`);
   const listed = matches.slice(0, 5).join(", ");

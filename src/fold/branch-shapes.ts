@@ -18,14 +18,14 @@ export function branchShape(tree: TreeLinks, leafId: string, activeLeafId: strin
 }
 
 /**
- * Every leaf's shape, from parent links in file order (a parent before its child, as a reading fold that matches
- * itself took them): the active leaf is the last entry.
+ * Every leaf's shape (or these entries' only), from parent links in file order (a parent before its child, as a
+ * reading fold that matches itself took them): the active leaf is the last entry.
  */
-export function branchShapesOfLinks(parents: ReadonlyMap<string, string | null>): {
-  activeLeafId: string | null;
-  branches: BranchShape[];
-} {
+export function branchShapesOfLinks(
+  parents: ReadonlyMap<string, string | null>,
+  only?: readonly string[],
+): { activeLeafId: string | null; branches: BranchShape[] } {
   const tree = new TreeLinks(parents);
   const activeLeafId = tree.last;
-  return { activeLeafId, branches: tree.leaves().map((leafId) => branchShape(tree, leafId, activeLeafId)) };
+  return { activeLeafId, branches: (only ?? tree.leaves()).map((id) => branchShape(tree, id, activeLeafId)) };
 }

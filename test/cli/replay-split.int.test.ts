@@ -21,7 +21,7 @@ function write(name: string, text: string): string {
   return file;
 }
 
-describe("replay on two threads (a fold worker) equals the replay on one", () => {
+describe("replay on two threads (a check worker) equals the replay on one", () => {
   it.each(Array.from({ length: 4 }, (_, i) => 3100 + i))("random tree, seed %i: every branch", async (seed) => {
     const file = write(`random-${seed}.jsonl`, randomSession(seed, seed % 3 === 0 ? 600 : 150).toJsonl());
     const split = await replaySplit(file, "f.jsonl");

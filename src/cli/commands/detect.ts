@@ -96,7 +96,7 @@ export const detectCommand: Command = {
     const exact = fold.matches(read.tree) && !values.explain;
     const { tree } = exact ? read : loadUsable(path, shown);
     const given = values.leaf as string | undefined;
-    const leaf = given === undefined ? tree.activeLeafId : resolveEntryId(tree, given, shown);
+    const leaf = given === undefined ? tree.activeLeafId : resolveEntryId(tree.byId, given, shown);
     const report = reportAt(shown, leaf, exact ? fold.stateAt(leaf) : foldTree(tree).stateAt(leaf));
     if (values.explain && leaf !== null) report.explain = explainPath(runEventsOf(tree.pathTo(leaf))).steps;
     const text = `${shown} leaf ${leaf ?? "-"}: ${report.stalled ? "STALLED" : "not stalled"} (${report.reason})${

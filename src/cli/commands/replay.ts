@@ -1,19 +1,21 @@
 import { statSync } from "node:fs";
 import { isMainThread } from "node:worker_threads";
+import { branchShapesOfLinks } from "../../fold/branch-shapes.js";
+import { kitReducer } from "../../fold/kit-reducer.js";
 import { ReadingFold } from "../../fold/reading-fold.js";
 import {
   branchReplay,
   formatReplay,
-  type LeafSummary,
+  leafSummary,
   type ReplayReport,
   replaySession,
   summariesOf,
 } from "../../fold/replay-report.js";
 import { readSessionFile, type SessionLog } from "../../log/read-session.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
-import { type FileFailure, isFailure, settle } from "../file-outcome.js";
+import { type FileFailure, settle } from "../file-outcome.js";
 import { workersAvailable } from "../file-pool.js";
-import { FoldWorker } from "../fold-worker.js";
+import { CheckWorker } from "../check-worker.js";
 import { runOverFiles } from "../folder-run.js";
 import { expandInputs } from "../inputs.js";
 import { loadUsable, resolveEntryId } from "../load-input.js";
@@ -26,90 +28,57 @@ export function replayFile(path: string, shown: string, leaf?: string): ReplayRe
     const read = loadUsable(path, shown, fold.readOptions());
     const exact = fold.matches(read.tree);
     const session = exact ? read : loadUsable(path, shown);
-    const leaves = leaf === undefined ? undefined : [resolveEntryId(session.tree, leaf, shown)];
+    const leaves = leaf === undefined ? undefined : [resolveEntryId(session.tree.byId, leaf, shown)];
     return exact ? replaySession(shown, session, leaves, summariesOf(fold)) : replaySession(shown, session, leaves);
   });
 }
 
-/** Files from this size are folded on a second core while the first reads and checks them. */
+/** Files from this size are checked on a second core while the first folds them. */
 const SPLIT_BYTES = 16 * 1024 * 1024;
 
 /**
- * `replayFile`, for one large file in the main thread: a `FoldWorker` folds while this thread reads, checks and
- * builds the tree; whenever its answer cannot be used (a record the checks changed, a file not written in order),
- * the file is replayed here as above.
+ * `replayFile`, for one large file in the main thread: a `CheckWorker` reads and checks the file while this thread
+ * folds it as it reads (without checks); whenever the fold cannot be used (a record the checks would change or drop,
+ * a missing parent, a file not written in order, the two reads not the same file), the file is replayed as above.
  */
 export async function replayLargeFile(path: string, shown: string, leaf?: string): Promise<ReplayReport | FileFailure> {
   if (!isMainThread || !workersAvailable() || sizeOf(path) < SPLIT_BYTES) return replayFile(path, shown, leaf);
   return (await replaySplit(path, shown, leaf)) ?? replayFile(path, shown, leaf);
 }
 
-/** The replay of one file on two threads (see `replayLargeFile`), or null when the worker's fold cannot be used. */
+/** The replay of one file on two threads (see `replayLargeFile`), or null when the fold cannot be used. */
 export async function replaySplit(
   path: string,
   shown: string,
   leaf?: string,
 ): Promise<ReplayReport | FileFailure | null> {
-  if (leaf === undefined) return replayTreeSplit(path, shown);
-  const worker = new FoldWorker(path);
+  const checker = new CheckWorker(path);
   try {
-    const read = settle(shown, () => {
-      const session = loadUsable(path, shown, { outline: true });
-      const leaves = leaf === undefined ? session.tree.leaves() : [resolveEntryId(session.tree, leaf, shown)];
-      return { session, leaves };
-    });
-    if (isFailure(read)) return read;
-    const { session, leaves } = read;
-    // The worker took every record as written: its entries are these only if the checks changed none.
-    if (session.diagnostics.some((d) => d.code === "E_SCHEMA")) return null;
-    const summaries = await worker.summaries(leaves);
-    if (summaries === null) return null;
-    const byLeaf = new Map(leaves.map((id, i) => [id, summaries[i] as LeafSummary]));
-    return replaySession(shown, session, leaf === undefined ? undefined : leaves, {
-      summaryAt: (id) => byLeaf.get(id) as LeafSummary,
-    });
-  } finally {
-    worker.stop();
-  }
-}
-
-/**
- * Every branch on two threads: the worker folds and finds the tree's shape from its own parent links, while this
- * thread only reads and checks the file (no tree is built here). Null, for the caller to replay on one thread, when
- * the checks changed a record, or the two reads did not see the same file.
- */
-async function replayTreeSplit(path: string, shown: string): Promise<ReplayReport | FileFailure | null> {
-  const worker = new FoldWorker(path);
-  try {
-    const answer = worker.tree();
+    const fold = new ReadingFold(path, kitReducer, { validate: false });
     let log: SessionLog;
     try {
-      log = readSessionFile(path, { outline: true });
+      log = readSessionFile(path, fold.readOptions());
     } catch {
       return null;
     }
     // Not a session the host can load: the one-thread replay says why, as it reads nothing more.
-    if (log.unusable) return replayFile(path, shown);
-    // A damaged file (a dropped line, a missing parent) is replayed on one thread, which counts its reader errors.
-    if (log.diagnostics.some((d) => d.severity === "error") || hasMissingParent(log)) return null;
-    const tree = await answer;
+    if (log.unusable) return replayFile(path, shown, leaf);
+    if (!fold.matchesItself()) return null;
+    const checked = await checker.result();
     const last = log.entries[log.entries.length - 1];
-    if (tree === null || tree.entries !== log.entries.length || tree.bytes !== log.bytes) return null;
-    if (tree.activeLeafId !== (last === undefined ? null : last.id)) return null;
-    const active = tree.activeLeafId;
-    const branches = tree.branches.map((b) =>
-      branchReplay({ leafId: b.leafId, active: b.leafId === active, depth: b.depth, forkFromId: b.forkFromId }, b),
+    if (checked === null || !checked.clean || checked.unusable) return null;
+    if (checked.entries !== log.entries.length || checked.bytes !== log.bytes) return null;
+    if (checked.lastId !== (last === undefined ? null : last.id)) return null;
+    const links = fold.parentLinks();
+    const only = leaf === undefined ? undefined : [resolveEntryId(links, leaf, shown)];
+    const { activeLeafId, branches } = branchShapesOfLinks(links, only);
+    const replays = branches.map(({ leafId, depth, forkFromId }) =>
+      branchReplay({ leafId, active: leafId === activeLeafId, depth, forkFromId }, leafSummary(fold, leafId)),
     );
-    return { file: shown, activeLeafId: active, branches, readerErrors: 0 };
+    return { file: shown, activeLeafId, branches: replays, readerErrors: 0 };
   } finally {
-    worker.stop();
+    checker.stop();
   }
-}
-
-function hasMissingParent(log: SessionLog): boolean {
-  const ids = new Set<string>();
-  for (const entry of log.entries) ids.add(entry.id);
-  return log.entries.some((entry) => entry.parentId !== null && !ids.has(entry.parentId));
 }
 
 function sizeOf(path: string): number {

@@ -26,7 +26,7 @@ export const viewCommand: Command = {
     const { path, shown } = singleFile(positionals, cwd);
     const { tree, log, diagnostics } = loadUsable(path, shown);
     const given = values.leaf as string | undefined;
-    const leaf = given === undefined ? null : resolveEntryId(tree, given, shown);
+    const leaf = given === undefined ? null : resolveEntryId(tree.byId, given, shown);
     const report = viewReport(shown, tree, leaf, !values["no-recovery"]);
     // Only this branch's damage: records of another tree are not what the model is sent here.
     const damage = branchDamage(log, tree, diagnostics, report.leafId);
