@@ -12,10 +12,10 @@ import {
   summariesOf,
 } from "../../fold/replay-report.js";
 import { readSessionFile, type SessionLog } from "../../log/read-session.js";
+import { CheckWorker } from "../check-worker.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { workersAvailable } from "../file-pool.js";
-import { CheckWorker } from "../check-worker.js";
 import { runOverFiles } from "../folder-run.js";
 import { expandInputs } from "../inputs.js";
 import { loadUsable, resolveEntryId } from "../load-input.js";
