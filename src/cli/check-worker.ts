@@ -1,5 +1,6 @@
 import { isMainThread, parentPort, type Worker, workerData } from "node:worker_threads";
-import { readSessionFile } from "../log/read-session.js";
+import type { Diagnostic } from "../log/diagnostics.js";
+import { readSessionFile, type SessionLog } from "../log/read-session.js";
 import { startModuleWorker } from "./file-pool.js";
 
 /**
@@ -19,11 +20,27 @@ interface CheckWorkerData {
 export interface CheckAnswer {
   /** Not a session file the host can load. */
   unusable: boolean;
-  /** Every record taken as written: no reader error (a dropped or changed line) and no missing parent. */
-  clean: boolean;
+  /** The reader's diagnostics, the checks' included. */
+  diagnostics: Diagnostic[];
+  /** An entry whose parent is in no line of the file. */
+  missingParent: boolean;
   entries: number;
   bytes: number;
   lastId: string | null;
+}
+
+/**
+ * Whether a read of the same file made without checks (`validate: false`) took the same records as the checked one:
+ * the same file (entries, bytes, last id) and no diagnostic but those the checks add to a record kept as written
+ * (`W_UNKNOWN_TYPE`). A record the checks reject is reported (`E_SCHEMA`) and may be replaced: then they differ.
+ */
+export function sameRecords(checked: CheckAnswer, log: SessionLog): boolean {
+  const last = log.entries[log.entries.length - 1];
+  if (checked.entries !== log.entries.length || checked.bytes !== log.bytes) return false;
+  if (checked.lastId !== (last === undefined ? null : last.id)) return false;
+  const own = log.diagnostics;
+  const added = checked.diagnostics.filter((d) => d.code !== "W_UNKNOWN_TYPE");
+  return added.length === own.length && added.every((d, i) => d.code === own[i]?.code && d.line === own[i]?.line);
 }
 
 export class CheckWorker {
@@ -55,12 +72,11 @@ function check(path: string): CheckAnswer | null {
     const log = readSessionFile(path, { outline: true });
     const ids = new Set<string>();
     for (const entry of log.entries) ids.add(entry.id);
-    const missingParent = log.entries.some((e) => e.parentId !== null && !ids.has(e.parentId));
-    const errors = log.diagnostics.some((d) => d.severity === "error");
     const last = log.entries[log.entries.length - 1];
     return {
       unusable: log.unusable,
-      clean: !errors && !missingParent,
+      diagnostics: log.diagnostics,
+      missingParent: log.entries.some((e) => e.parentId !== null && !ids.has(e.parentId)),
       entries: log.entries.length,
       bytes: log.bytes,
       lastId: last === undefined ? null : last.id,

@@ -51,17 +51,19 @@ export class ReadingFold implements StateSource, EntrySource {
   private take(entry: SessionEntry, at: RecordPosition, bytes: number): void {
     if (!this.exact) return;
     const id = entry.id;
-    if (bytes < 0 || this.parents.has(id)) {
-      this.exact = false;
-      return;
-    }
     const written = entry.parentId;
     let parent: string | null = written === undefined || written === null || written === id ? null : written;
-    if (parent !== null && !this.parents.has(parent)) {
+    if (parent !== null && parent !== this.latestId && !this.parents.has(parent)) {
       this.unresolved.add(parent);
       parent = null;
     }
+    const size = this.parents.size;
     this.parents.set(id, parent);
+    // A migrated record, or an id taken twice (the set added nothing): the fold no longer stands for the file.
+    if (bytes < 0 || this.parents.size === size) {
+      this.exact = false;
+      return;
+    }
     this.lines.set(id, { at, bytes });
     if (this.latestId !== null && parent !== this.latestId) this.kept.add(this.latestId);
     if (this.parents.size % CHECKPOINT_EVERY === 0) this.kept.add(id);

@@ -53,6 +53,16 @@ describe("replay on two threads (a check worker) equals the replay on one", () =
     for (const file of [schema, duplicate, forward]) expect(await replaySplit(file, "x.jsonl")).toBeNull();
   });
 
+  it("takes a record of a type it does not know as the checked read does (kept as written, a warning)", async () => {
+    const lines = randomSession(11, 80).toJsonl().trimEnd().split("\n");
+    const last = JSON.parse(lines[lines.length - 1] as string) as { id: string };
+    const unknown = { type: "future_kind", id: "f0f0f0f0", parentId: last.id, timestamp: "2026-01-01T00:00:00.000Z" };
+    const file = write("unknown-type.jsonl", `${[...lines, JSON.stringify(unknown)].join("\n")}\n`);
+    const split = await replaySplit(file, "u.jsonl");
+    expect(split).not.toBeNull();
+    expect(split).toEqual(replayFile(file, "u.jsonl"));
+  });
+
   it.each(Array.from({ length: 12 }, (_, i) => 3200 + i))("damaged random tree, seed %i", async (seed) => {
     // Lines the host drops (bad JSON, a record without an id), a truncated tail, a second header, an orphan: the split
     // replay either equals the one-thread replay or declines (a damaged file is replayed on one thread, which counts

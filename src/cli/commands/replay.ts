@@ -12,7 +12,7 @@ import {
   summariesOf,
 } from "../../fold/replay-report.js";
 import { readSessionFile, type SessionLog } from "../../log/read-session.js";
-import { CheckWorker } from "../check-worker.js";
+import { CheckWorker, sameRecords } from "../check-worker.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { workersAvailable } from "../file-pool.js";
@@ -33,7 +33,7 @@ export function replayFile(path: string, shown: string, leaf?: string): ReplayRe
   });
 }
 
-/** Files from this size are checked on a second core while the first folds them. */
+/** Files from this size are replayed on two cores in the main thread. */
 const SPLIT_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -65,10 +65,9 @@ export async function replaySplit(
     if (log.unusable) return replayFile(path, shown, leaf);
     if (!fold.matchesItself()) return null;
     const checked = await checker.result();
-    const last = log.entries[log.entries.length - 1];
-    if (checked === null || !checked.clean || checked.unusable) return null;
-    if (checked.entries !== log.entries.length || checked.bytes !== log.bytes) return null;
-    if (checked.lastId !== (last === undefined ? null : last.id)) return null;
+    if (checked === null || checked.unusable || !sameRecords(checked, log)) return null;
+    // A damaged file (a dropped line, a missing parent) is replayed on one thread, which counts its reader errors.
+    if (checked.missingParent || checked.diagnostics.some((d) => d.severity === "error")) return null;
     const links = fold.parentLinks();
     const only = leaf === undefined ? undefined : [resolveEntryId(links, leaf, shown)];
     const { activeLeafId, branches } = branchShapesOfLinks(links, only);
