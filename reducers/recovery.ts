@@ -24,22 +24,9 @@ const MAX_RECOVERIES = 1;
 /** Stop reasons of replies that were cut off: they neither count nor reset. */
 export const UNCOUNTED_STOP_REASONS: ReadonlySet<string> = new Set(["error", "aborted", "length"]);
 
-/** A fresh copy to set fields on before it is returned: one literal's shape for every slice (see `tool-loop.ts`). */
-function copy(state: RecoverySlice): RecoverySlice {
-  return {
-    anchorId: state.anchorId,
-    anchorRequestId: state.anchorRequestId,
-    recoveriesThisRequest: state.recoveriesThisRequest,
-    run: state.run,
-    promisesSinceAnchor: state.promisesSinceAnchor,
-    toolAttemptsSinceAnchor: state.toolAttemptsSinceAnchor,
-    stopped: state.stopped,
-  };
-}
-
 function withRun(state: RecoverySlice, run: PromiseRunState): RecoverySlice {
   if (run === state.run) return state;
-  const next = copy(state);
+  const next = { ...state };
   next.run = run;
   return next;
 }
@@ -62,7 +49,7 @@ export function recoverySlice(detector: StallDetector): Slice<RecoverySlice> {
         const text = event.kind === "user" ? (event.text ?? "") : "";
         const next = withRun(state, detector.advanceRun(state.run, { type: "user", text }));
         if (next.recoveriesThisRequest === 0 && !next.stopped) return next;
-        const reset = copy(next);
+        const reset = { ...next };
         reset.recoveriesThisRequest = 0;
         reset.stopped = false;
         return reset;
@@ -81,7 +68,7 @@ export function recoverySlice(detector: StallDetector): Slice<RecoverySlice> {
         const next = withRun(state, run);
         if (state.anchorId === null || UNCOUNTED_STOP_REASONS.has(event.stopReason)) return next;
         if (toolCalls === 0 && !detector.isPromiseReply(event.text)) return next;
-        const counted = copy(next);
+        const counted = { ...next };
         if (toolCalls > 0) counted.toolAttemptsSinceAnchor += 1;
         else counted.promisesSinceAnchor += 1;
         return counted;
@@ -89,7 +76,7 @@ export function recoverySlice(detector: StallDetector): Slice<RecoverySlice> {
       toolResult(state) {
         const next = withRun(state, detector.advanceRun(state.run, { type: "toolResult" }));
         if (state.anchorId === null) return next;
-        const counted = copy(next);
+        const counted = { ...next };
         counted.toolAttemptsSinceAnchor += 1;
         return counted;
       },
@@ -109,7 +96,7 @@ export function recoverySlice(detector: StallDetector): Slice<RecoverySlice> {
         }
         if (record.type === "stallStop") {
           if (state.stopped) return state;
-          const next = copy(state);
+          const next = { ...state };
           next.stopped = true;
           return next;
         }

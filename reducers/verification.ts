@@ -8,20 +8,9 @@ const MUTATING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 /** Automatic verification rounds allowed per user request. */
 export const MAX_ROUNDS = 3;
 
-/** A fresh copy to set fields on before it is returned: one literal's shape for every slice (see `tool-loop.ts`). */
-function copy(state: VerificationSlice): VerificationSlice {
-  return {
-    revision: state.revision,
-    checks: state.checks,
-    mutationsThisRequest: state.mutationsThisRequest,
-    roundsThisRequest: state.roundsThisRequest,
-    incomplete: state.incomplete,
-  };
-}
-
 /** Every write or edit lands here: a plain copy, without a draft. */
 function nextRevision(state: VerificationSlice): VerificationSlice {
-  const next = copy(state);
+  const next = { ...state };
   next.revision = state.revision + 1;
   next.checks = Object.freeze({});
   next.mutationsThisRequest = state.mutationsThisRequest + 1;
@@ -61,7 +50,7 @@ export const verificationSlice: Slice<VerificationSlice> = {
   on: {
     user(state) {
       if (state.mutationsThisRequest === 0 && state.roundsThisRequest === 0 && !state.incomplete) return state;
-      const next = copy(state);
+      const next = { ...state };
       next.mutationsThisRequest = 0;
       next.roundsThisRequest = 0;
       next.incomplete = false;
@@ -104,7 +93,7 @@ export const verificationSlice: Slice<VerificationSlice> = {
       }
       if (record.type === "verificationIncomplete") {
         if (state.incomplete) return state;
-        const next = copy(state);
+        const next = { ...state };
         next.incomplete = true;
         return next;
       }
