@@ -1,7 +1,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type Command, InputError, JSON_HELP, JSON_OPTION } from "../src/cli/command.js";
-import { childExecArgv } from "../src/cli/file-pool.js";
+import { type Command, JSON_HELP, JSON_OPTION } from "../src/cli/command.js";
+import { childExecArgv } from "../src/files/file-pool.js";
+import { InputError } from "../src/files/input-error.js";
 
 async function benchModules() {
   // Loaded when run, not at start-up: `--help` does not pay for the benchmark's modules.

@@ -1,7 +1,7 @@
 import { isMainThread, parentPort, type Worker, workerData } from "node:worker_threads";
+import { startModuleWorker } from "../files/file-pool.js";
 import type { Diagnostic } from "../log/diagnostics.js";
 import { readSessionFile, type SessionLog } from "../log/read-session.js";
-import { startModuleWorker } from "./file-pool.js";
 
 /**
  * One large file on two cores: a worker thread reads and checks the file (every record against `schemas/`, the

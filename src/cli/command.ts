@@ -44,15 +44,6 @@ export class UsageError extends Error {
   readonly code = "E_USAGE";
 }
 
-/** Bad input: the file cannot be read or is not what the command needs. Exit code 2. */
-export class InputError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
 export const JSON_OPTION: OptionSpec = { json: { type: "boolean", default: false } };
 export const JSON_HELP = { "--json": "print one JSON document on stdout instead of text" };
 

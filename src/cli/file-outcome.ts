@@ -1,4 +1,4 @@
-import { InputError } from "./command.js";
+import { InputError } from "../files/input-error.js";
 
 /** A file a folder command could not use: named, with the error's code and reason; the other files still run. */
 export interface FileFailure {

@@ -1,7 +1,7 @@
+import { type FileItem, type FileTask, mapFiles } from "../files/file-pool.js";
 import { plural } from "../text.js";
 import type { CommandContext, CommandResult, CommandResultWithStderr } from "./command.js";
 import { type FileFailure, failureLine, isFailure } from "./file-outcome.js";
-import { type FileItem, type FileTask, mapFiles } from "./file-pool.js";
 import { expandInputs } from "./inputs.js";
 
 export interface FolderCommand<T> {

@@ -1,35 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import { InputError, UsageError } from "./command.js";
-import type { FileItem } from "./file-pool.js";
-
-const ERRNO_WORDS: Record<string, string> = {
-  ENOENT: "no such file or folder",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EISDIR: "is a folder, not a file",
-  ENOTDIR: "a part of the path is not a folder",
-  ELOOP: "too many symbolic links",
-  EMFILE: "too many open files",
-  EEXIST: "a file is in the way",
-  EROFS: "the file system is read-only",
-  ENOSPC: "no space left on the device",
-};
-
-/** A file system error as a reader would say it, e.g. `x.jsonl: no such file or folder`. */
-export function readError(error: unknown, shown: string): InputError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const words = (code && ERRNO_WORDS[code]) ?? (code ? `cannot read (${code})` : "cannot read");
-  return new InputError("E_READ", `${shown}: ${words}`);
-}
-
-/** A file system error on output as a writer would say it, e.g. `--out x/a.html: cannot write x/a.html: …`. */
-export function writeError(error: unknown, what: string): InputError {
-  const e = error as NodeJS.ErrnoException;
-  const words = (e.code && ERRNO_WORDS[e.code]) ?? (e.code ? `failed (${e.code})` : String(e.message));
-  const path = e.path ? ` ${e.path}` : "";
-  return new InputError("E_WRITE", `${what}: cannot ${e.syscall ?? "write"}${path}: ${words}`);
-}
+import type { FileItem } from "../files/file-pool.js";
+import { InputError, readError, writeError } from "../files/input-error.js";
+import { UsageError } from "./command.js";
 
 /** Runs output work; a file system error becomes a clear `E_WRITE` (exit 2) naming `what` and the path. */
 export function writing<T>(what: string, work: () => T): T {
@@ -129,4 +102,16 @@ export function singleFile(positionals: readonly string[], cwd: string): FileIte
   const path = resolve(cwd, given);
   if (statOf(path, given).isDirectory()) throw new InputError("E_READ", `${given}: is a folder, not a file`);
   return { path, shown: given };
+}
+
+/** An entry id as given, or a unique prefix of one (as Pi's `--session` takes a prefix). */
+export function resolveEntryId(ids: ReadonlyMap<string, unknown>, given: string, shown: string): string {
+  if (ids.has(given)) return given;
+  const matches = [...ids.keys()].filter((id) => id.startsWith(given));
+  if (matches.length === 1) return matches[0] as string;
+  if (matches.length === 0) throw new UsageError(`no entry ${given} in ${shown}`);
+  const listed = matches.slice(0, 5).join(", ");
+  throw new UsageError(
+    `${given} is a prefix of ${matches.length} entries in ${shown} (${listed}${matches.length > 5 ? ", …" : ""}); give more of the id`,
+  );
 }

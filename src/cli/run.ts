@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
+import { InputError, writeError } from "../files/input-error.js";
 import { kitVersion } from "../package-root.js";
-import { type Command, type CommandResult, type CommandResultWithStderr, InputError, UsageError } from "./command.js";
+import { type Command, type CommandResult, type CommandResultWithStderr, UsageError } from "./command.js";
 import { COMMAND_NAMES, loadCommand } from "./commands/index.js";
-import { writeError } from "./inputs.js";
 import { writeJson } from "./json-out.js";
 
 export type { CommandResultWithStderr } from "./command.js";

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { InputError } from "../cli/command.js";
+import { InputError } from "../files/input-error.js";
 
 /** Where a DuckDB database file says what it is: bytes 8 to 11 of its first block. */
 const MAGIC = Buffer.from("DUCK");

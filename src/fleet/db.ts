@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { InputError } from "../cli/command.js";
+import { InputError } from "../files/input-error.js";
 import { packageRoot } from "../package-root.js";
 import { checkDatabaseFile } from "./db-file.js";
 import { type FileNumbers, insertFromCsvSql } from "./table-csv.js";

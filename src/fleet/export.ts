@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { InputError } from "../cli/command.js";
-import type { FileItem } from "../cli/file-pool.js";
-import { loadInput } from "../cli/load-input.js";
+import type { FileItem } from "../files/file-pool.js";
+import { InputError } from "../files/input-error.js";
+import { loadInput } from "../files/load-input.js";
 import { FleetDb } from "./db.js";
 import { indexInto } from "./index-run.js";
 import type { IndexSummary } from "./index-summary.js";

@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writevSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FileItem, mapFiles } from "../cli/file-pool.js";
+import { type FileItem, mapFiles } from "../files/file-pool.js";
 import type { FleetDb } from "./db.js";
 import { csvParts, type FileIndexCsv } from "./index-bytes.js";
 import { type OpeningIndex, openForIndex } from "./index-open.js";

@@ -1,4 +1,4 @@
-import type { FileItem } from "../cli/file-pool.js";
+import type { FileItem } from "../files/file-pool.js";
 import { asKnown } from "./known-names.js";
 import { changedItems, type Manifest, readManifest } from "./manifest.js";
 

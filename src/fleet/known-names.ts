@@ -1,4 +1,4 @@
-import type { FileItem } from "../cli/file-pool.js";
+import type { FileItem } from "../files/file-pool.js";
 
 /**
  * The items under the names the database holds their paths by, each path once: a file indexed as

@@ -1,5 +1,5 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import type { FileItem } from "../cli/file-pool.js";
+import type { FileItem } from "../files/file-pool.js";
 
 /**
  * Beside the database, what it holds of each file (its stat when indexed, and the size and SHA-256 of the part

@@ -3,9 +3,9 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/cli/command.js";
-import { mapFiles, setSourceHooks, workersAvailable } from "../../src/cli/file-pool.js";
 import { runCli } from "../../src/cli/run.js";
+import { mapFiles, setSourceHooks, workersAvailable } from "../../src/files/file-pool.js";
+import { InputError } from "../../src/files/input-error.js";
 import { writeLargeSession } from "../synth/large-session.js";
 import { bytesOf, whoRan } from "./fixtures/pool-task.js";
 

@@ -2,7 +2,7 @@
  * Module-loader hooks that let worker threads and child processes run the kit from its TypeScript sources, as the
  * tests do (the built package needs none): `.js` imports resolve to the `.ts` file beside them when there is no
  * `.js`, and `.ts` files are transpiled with the project's own TypeScript (types are not checked here).
- * Registered through `setSourceHooks(url)` of src/cli/file-pool.ts.
+ * Registered through `setSourceHooks(url)` of src/files/file-pool.ts.
  * Each transpiled file is kept in node_modules/.cache, keyed by its path and text: every worker and child after the
  * first loads neither TypeScript nor transpiles again.
  */

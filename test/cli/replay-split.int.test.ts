@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replayFile, replaySplit } from "../../src/cli/commands/replay.js";
-import { setSourceHooks } from "../../src/cli/file-pool.js";
+import { setSourceHooks } from "../../src/files/file-pool.js";
 import { writeLargeSession } from "../synth/large-session.js";
 import { Random } from "../synth/random.js";
 import { randomSession } from "../synth/random-tree.js";

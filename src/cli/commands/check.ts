@@ -1,4 +1,5 @@
 import { checkView, type Violation } from "../../../projections/invariants.js";
+import { loadUsable } from "../../files/load-input.js";
 import { foldTree } from "../../fold/session-fold.js";
 import type { Diagnostic } from "../../log/diagnostics.js";
 import { kitVersion } from "../../package-root.js";
@@ -9,7 +10,6 @@ import { RequestViews } from "../../view/request-views.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
-import { loadUsable } from "../load-input.js";
 
 export interface CheckWarning {
   code: "W_OTHER_KIT_VERSION" | "W_REQUEST_NOT_IN_FILE";

@@ -6,6 +6,7 @@ import type { KitState } from "../../../reducers/state.js";
 import { toolLoopReport } from "../../../reducers/tool-loop.js";
 import { type ExplainedStep, explainPath } from "../../detect/explain.js";
 import { learnedNote } from "../../detect/promise-run.js";
+import { loadUsable } from "../../files/load-input.js";
 import { ReadingFold } from "../../fold/reading-fold.js";
 import { runEventsOf } from "../../fold/run-events.js";
 import { foldTree } from "../../fold/session-fold.js";
@@ -13,8 +14,7 @@ import { describeToolLoop } from "../../kit/host-messages.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
-import { singleFile } from "../inputs.js";
-import { loadUsable, resolveEntryId } from "../load-input.js";
+import { resolveEntryId, singleFile } from "../inputs.js";
 
 export interface DetectReport {
   file: string;

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { FileItem } from "../../files/file-pool.js";
 import { checkDatabaseFile } from "../../fleet/db-file.js";
 import {
   type IndexOptions,
@@ -11,7 +12,6 @@ import {
 import { asKnown } from "../../fleet/known-names.js";
 import { plural } from "../../text.js";
 import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
-import type { FileItem } from "../file-pool.js";
 import { expandInputs } from "../inputs.js";
 import { progressBar } from "../progress-bar.js";
 

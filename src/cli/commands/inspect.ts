@@ -1,3 +1,4 @@
+import { loadInput } from "../../files/load-input.js";
 import { type Diagnostic, FATAL_CODES, formatDiagnostic } from "../../log/diagnostics.js";
 import type { SessionHeader } from "../../log/entry-types.js";
 import type { LoadedSession } from "../../session.js";
@@ -5,7 +6,6 @@ import { capped, plural } from "../../text.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
 import { runOverFiles } from "../folder-run.js";
-import { loadInput } from "../load-input.js";
 
 export interface InspectReport {
   file: string;

@@ -1,9 +1,10 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { InputError } from "../../files/input-error.js";
 import { agentDirFromEnv } from "../../pi/agent-dir.js";
 import { createPolicy } from "../../policy/index.js";
 import { formatPolicyListing, listPolicy } from "../../tools/policy-listing.js";
-import { type Command, InputError, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
+import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 
 export const policyCommand: Command = {
   name: "policy",

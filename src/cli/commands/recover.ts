@@ -2,16 +2,17 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { isStalled } from "../../../reducers/recovery.js";
 import type { KitState } from "../../../reducers/state.js";
+import { InputError } from "../../files/input-error.js";
+import { loadInput, notASession } from "../../files/load-input.js";
 import { foldTree } from "../../fold/session-fold.js";
 import { describeToolLoop, recoveryMarker } from "../../kit/host-messages.js";
 import { markerForLoop } from "../../kit/tool-loop-marker.js";
 import { AppendRefused, appendEntries, type PrefixProof } from "../../log/append.js";
 import type { SessionEntry } from "../../log/entry-types.js";
 import { kitVersion } from "../../package-root.js";
-import { type Command, InputError, JSON_HELP, JSON_OPTION } from "../command.js";
+import { type Command, JSON_HELP, JSON_OPTION } from "../command.js";
 import { fileInUse } from "../file-in-use.js";
 import { singleFile, writing } from "../inputs.js";
-import { loadInput, notASession } from "../load-input.js";
 import { stallReason } from "./detect.js";
 
 /** What the run did: appended a marker, would append one (`--dry-run`), found the leaf already one, or no stall. */

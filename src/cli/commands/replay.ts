@@ -1,5 +1,7 @@
 import { statSync } from "node:fs";
 import { isMainThread } from "node:worker_threads";
+import { workersAvailable } from "../../files/file-pool.js";
+import { loadUsable } from "../../files/load-input.js";
 import { branchShapesOfLinks } from "../../fold/branch-shapes.js";
 import { kitReducer } from "../../fold/kit-reducer.js";
 import { ReadingFold } from "../../fold/reading-fold.js";
@@ -15,10 +17,8 @@ import { readSessionFile, type SessionLog } from "../../log/read-session.js";
 import { CheckWorker, sameRecords } from "../check-worker.js";
 import { type Command, FILES_JSON_HELP, FILES_JSON_OPTIONS, UsageError } from "../command.js";
 import { type FileFailure, settle } from "../file-outcome.js";
-import { workersAvailable } from "../file-pool.js";
 import { runOverFiles } from "../folder-run.js";
-import { expandInputs } from "../inputs.js";
-import { loadUsable, resolveEntryId } from "../load-input.js";
+import { expandInputs, resolveEntryId } from "../inputs.js";
 
 /** One file's replay of every branch (or of one leaf); what a file-pool worker runs for a folder. */
 export function replayFile(path: string, shown: string, leaf?: string): ReplayReport | FileFailure {

@@ -1,5 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { InputError } from "../../files/input-error.js";
+import { loadInput, notASession } from "../../files/load-input.js";
 import { indexWhole } from "../../fleet/index-file.js";
 import { fleetFacts } from "../../report/fleet-facts.js";
 import { buildPageModel, type SessionPageModel } from "../../report/page-model.js";
@@ -7,17 +9,9 @@ import { writeSessionPageFile } from "../../report/page-writer.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
 import { plural } from "../../text.js";
-import {
-  type Command,
-  type CommandResultWithStderr,
-  InputError,
-  JSON_HELP,
-  JSON_OPTION,
-  UsageError,
-} from "../command.js";
+import { type Command, type CommandResultWithStderr, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 import { type FileFailure, failureLine, isFailure, settleAsync } from "../file-outcome.js";
 import { expandInputs, writing, writingAsync } from "../inputs.js";
-import { loadInput, notASession } from "../load-input.js";
 
 export interface ReportPage {
   file: string;

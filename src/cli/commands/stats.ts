@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { type Command, InputError, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
+import { InputError } from "../../files/input-error.js";
+import { type Command, JSON_HELP, JSON_OPTION, UsageError } from "../command.js";
 
 export const statsCommand: Command = {
   name: "stats",

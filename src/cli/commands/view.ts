@@ -1,9 +1,9 @@
+import { loadUsable } from "../../files/load-input.js";
 import { invalidRecords } from "../../log/invalid-record.js";
 import { branchDamage } from "../../view/branch-damage.js";
 import { formatView, viewReport } from "../../view/view-report.js";
 import { type Command, JSON_HELP, JSON_OPTION } from "../command.js";
-import { singleFile } from "../inputs.js";
-import { loadUsable, resolveEntryId } from "../load-input.js";
+import { resolveEntryId, singleFile } from "../inputs.js";
 
 export const viewCommand: Command = {
   name: "view",

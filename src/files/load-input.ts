@@ -1,8 +1,7 @@
 import { FATAL_CODES } from "../log/diagnostics.js";
 import type { ReadOptions } from "../log/read-session.js";
 import { type LoadedSession, loadSession } from "../session.js";
-import { InputError, UsageError } from "./command.js";
-import { readError } from "./inputs.js";
+import { InputError, readError } from "./input-error.js";
 
 /** Reads a session; an unreadable file is bad input (exit 2), named in the message. */
 export function loadInput(path: string, shown: string, options?: ReadOptions): LoadedSession {
@@ -26,16 +25,4 @@ export function loadUsable(path: string, shown: string, options?: ReadOptions): 
   const session = loadInput(path, shown, options);
   if (session.log.unusable) throw notASession(session, shown);
   return session;
-}
-
-/** An entry id as given, or a unique prefix of one (as Pi's `--session` takes a prefix). */
-export function resolveEntryId(ids: ReadonlyMap<string, unknown>, given: string, shown: string): string {
-  if (ids.has(given)) return given;
-  const matches = [...ids.keys()].filter((id) => id.startsWith(given));
-  if (matches.length === 1) return matches[0] as string;
-  if (matches.length === 0) throw new UsageError(`no entry ${given} in ${shown}`);
-  const listed = matches.slice(0, 5).join(", ");
-  throw new UsageError(
-    `${given} is a prefix of ${matches.length} entries in ${shown} (${listed}${matches.length > 5 ? ", …" : ""}); give more of the id`,
-  );
 }

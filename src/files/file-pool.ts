@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { InputError } from "./command.js";
+import { InputError } from "./input-error.js";
 
 /**
  * Maps session files over a pool of worker threads, one per core: every file is independent, so a folder audit is a
