@@ -12,14 +12,22 @@ const root = new URL("..", import.meta.url).pathname;
 const dist = (p) => join(root, "dist", p);
 const { replyFeatures, FEATURE_BITS } = await import(dist("src/detect/reply-features.js"));
 const { pairFeatures, pairSide, PAIR_FEATURE_NAMES } = await import(dist("src/detect/pair-features.js"));
-const { useStallModel, promiseProbability } = await import(dist("src/detect/stall-model.js"));
+const { useStallModel, promiseProbability, turnProbability } = await import(dist("src/detect/stall-model.js"));
 const { loadSession } = await import(dist("src/session.js"));
 const { foldTree } = await import(dist("src/fold/session-fold.js"));
 const { isStalled } = await import(dist("reducers/recovery.js"));
 const { textOf } = await import(dist("src/fold/to-event.js"));
 
 /** The training folders, one writer each; cross-validation holds out one writer at a time. */
-export const TRAINING_SETS = ["train-v3a", "train-v3b", "train-v3m", "train-v3n"];
+export const TRAINING_SETS = [
+  "train-v3a",
+  "train-v3b",
+  "train-v4a",
+  "train-v4b",
+  "train-v4c",
+  "train-v4d",
+  "train-v4e",
+];
 const SET_DIR = join(root, "test/eval/stall-set");
 const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
 const SEED = 20261205;
@@ -29,6 +37,8 @@ const RATE = 0.4;
 /** The rules read these; the models read the rest (see modelReads in promise-run). */
 const RULE_LANGS = new Set(["en", "zh-Hans", "zh-Hant", "ja", "ko"]);
 const DIFFERENT = /different|distinct|diff[-_]|unrelated/;
+/** Reply kinds that hand the turn back to the user: they end a run (the turn model learns them). */
+const TURN_KINDS = new Set(["handback", "refusal", "question", "blocker"]);
 const UNCOUNTED = new Set(["error", "aborted", "length"]);
 
 const args = new Set(process.argv.slice(2));
@@ -81,7 +91,7 @@ function loadWriter(name) {
     const tree = treeOf(r.file);
     const text = replyText(tree.get(r.entry));
     if (text !== null)
-      replies.push({ text, user: userBefore(tree, r.entry), promise: r.promise === true, lang: r.lang });
+      replies.push({ text, user: userBefore(tree, r.entry), promise: r.promise === true, lang: r.lang, kind: r.kind });
   }
   const promiseIds = new Map();
   for (const r of exists(join(dir, "replies.jsonl")) ? readJsonl(join(dir, "replies.jsonl")) : []) {
@@ -224,14 +234,18 @@ function train(writers) {
       .filter((r) => r.lang !== "mixed" && !/^(zh|ja|ko)/.test(r.lang))
       .map((r) => ({ x: featuresOf(r.text, null), y: r.lang === "en" ? 0 : 1 })),
   );
+  const turns = writers.flatMap((w) =>
+    w.replies.map((r) => ({ x: featuresOf(r.text, r.user), y: TURN_KINDS.has(r.kind) ? 1 : 0 })),
+  );
   return {
     reply: trainReplies(samples),
     language: trainReplies(languages),
+    turn: trainReplies(turns),
     pair: trainPairs(writers.flatMap((w) => w.pairs)),
   };
 }
 
-function assemble(trained, threshold, pairThreshold) {
+function assemble(trained, threshold, pairThreshold, turnThreshold) {
   return {
     about:
       "The stall detector's trained promise and pair models (scripts/train-stall.mjs); read for replies in languages the rules do not read.",
@@ -241,6 +255,7 @@ function assemble(trained, threshold, pairThreshold) {
     threshold,
     language: trained.language,
     pair: { ...trained.pair, threshold: pairThreshold },
+    turn: { ...trained.turn, threshold: turnThreshold },
   };
 }
 
@@ -263,22 +278,25 @@ console.error(
 // Cross-validation: each writer held out in turn; the held-out writer's replies scored by the others' model.
 const folds = writers.map((held) => {
   const trained = train(writers.filter((w) => w !== held));
-  const model = assemble(trained, 0.5, 0.5);
+  const model = assemble(trained, 0.5, 0.5, 0.5);
   useStallModel(model);
   const replyScores = modelReplies(held).map((r) => ({
     p: promiseProbability(r.text, r.user),
     y: r.promise,
     lang: r.lang,
   }));
-  return { held, trained, replyScores };
+  const turnScores = modelReplies(held)
+    .filter((r) => !r.promise)
+    .map((r) => ({ p: turnProbability(r.text, r.user), y: TURN_KINDS.has(r.kind) }));
+  return { held, trained, replyScores, turnScores };
 });
 
-/** The threshold with the best F(0.5) on the held-out scores: precision counts more than recall. */
-function chooseThreshold(scores) {
+/** The threshold with the best F(beta) on the held-out scores (beta 0.5: precision counts more than recall). */
+function chooseThreshold(scores, beta = 0.5, from = 0.2) {
   let best = { f: -1, t: 0.5 };
-  for (let t = 0.2; t <= 0.95; t += 0.025) {
+  for (let t = from; t <= 0.95; t += 0.025) {
     const k = tally(scores.map((s) => ({ expected: s.y, predicted: s.p >= t })));
-    const b2 = 0.25;
+    const b2 = beta * beta;
     const f = ((1 + b2) * k.precision * k.recall) / (b2 * k.precision + k.recall || 1);
     if (f > best.f) best = { f, t: round(t) };
   }
@@ -288,13 +306,19 @@ const replyScores = folds.flatMap((f) => f.replyScores);
 const replyThreshold = chooseThreshold(replyScores);
 const atReply = (t) => tally(replyScores.map((s) => ({ expected: s.y, predicted: s.p >= t, lang: s.lang })));
 console.error(`replies the models read, held out by writer, at ${replyThreshold}: ${fmt(atReply(replyThreshold))}`);
+// The turn model: among the replies that promise nothing, those that hand the turn back; balanced (F1): a missed one
+// lets a run go on, a wrong one ends it.
+const turnScores = folds.flatMap((f) => f.turnScores);
+const turnThreshold = chooseThreshold(turnScores, 1, 0.05);
+const atTurn = tally(turnScores.map((s) => ({ expected: s.y, predicted: s.p >= turnThreshold })));
+console.error(`hand-backs among the replies the models read, held out by writer, at ${turnThreshold}: ${fmt(atTurn)}`);
 
 // Leaves, held out by writer, through the detector itself. Both thresholds are chosen on them: the most leaves
 // found while at least MIN_ADDED_PRECISION of the stalls the models add to the rules' are stalls (the rules alone:
 // a reply threshold above 1, the models never say promise).
 const MIN_ADDED_PRECISION = 0.95;
 const REPLY_THRESHOLDS = [replyThreshold, 0.7, 0.8, 0.9, 0.95].filter((t, i, all) => all.indexOf(t) === i);
-const PAIR_THRESHOLDS = [0.5, 0.8, 0.95];
+const PAIR_THRESHOLDS = [0.3, 0.5, 0.8, 0.95];
 const RULES_ALONE = 1.01;
 const grid = [{ reply: RULES_ALONE, pair: 1, scores: [] }];
 for (const t of REPLY_THRESHOLDS) for (const p of PAIR_THRESHOLDS) grid.push({ reply: t, pair: p, scores: [] });
@@ -302,7 +326,7 @@ for (const { held, trained } of folds) {
   // Every leaf: a reply of a language the rules read, taken by the models, counts against them too.
   const paths = held.leaves;
   for (const cell of grid) {
-    useStallModel(assemble(trained, cell.reply, cell.pair));
+    useStallModel(assemble(trained, cell.reply, cell.pair, turnThreshold));
     for (const leaf of paths) {
       const { tree } = loadSession(leaf.file);
       const stalled = isStalled(foldTree(tree).stateAt(leaf.leaf).recovery);
@@ -344,7 +368,7 @@ for (const lang of [...new Set(chosen.scores.map((s) => s.lang))].sort()) {
 }
 
 if (!args.has("--cv-only")) {
-  const model = `${JSON.stringify(assemble(train(writers), threshold, pairThreshold), null, 1)}\n`;
+  const model = `${JSON.stringify(assemble(train(writers), threshold, pairThreshold, turnThreshold), null, 1)}\n`;
   if (args.has("--check")) {
     const same = exists(MODEL_FILE) && readFileSync(MODEL_FILE, "utf8") === model;
     console.error(

@@ -1,5 +1,6 @@
 import {
   advanceRun,
+  answersQuestion,
   EMPTY_RUN,
   modelReads,
   NEW_REQUEST_CHARS,
@@ -10,7 +11,14 @@ import {
 import { classifyReply } from "./reply-classifier.js";
 import { userShapeOf } from "./reply-features.js";
 import { classSimilarity } from "./similarity.js";
-import { explainPromise, promiseThreshold, samePromiseProbability } from "./stall-model.js";
+import {
+  endsTurn,
+  explainPromise,
+  promiseThreshold,
+  samePromiseProbability,
+  turnProbability,
+  turnThreshold,
+} from "./stall-model.js";
 
 /** One step of a leaf's recent path, as the detector saw it. */
 export interface ExplainedStep {
@@ -123,10 +131,18 @@ function explainByModel(
   for (const [memberId, other] of members) {
     if (memberId !== entryId) similarity = Math.max(similarity ?? 0, samePromiseProbability(text, other));
   }
+  const answer = answersQuestion({ user });
+  const turn = turnThreshold();
+  const handsBack = !promise && !answer && turn !== null && endsTurn(text, user);
+  const turnNote = answer
+    ? "; answers the user's question: a deliverable, ends the run"
+    : handsBack
+      ? `; hands the turn back (probability ${turnProbability(text, user).toFixed(2)}, at or above ${turn}): ends the run`
+      : "";
   return {
     ...base,
-    label: promise ? "promise" : "not a promise",
-    reason: `trained model (not English): promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold}); weighed most: ${top.join(", ")}`,
+    label: answer ? "answer" : promise ? "promise" : handsBack ? "hands back" : "not a promise",
+    reason: `trained model (not English): promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold}); weighed most: ${top.join(", ")}${turnNote}`,
     similarity,
     inRun: members.has(entryId),
   };

@@ -4,7 +4,7 @@ import { classifyReply, type ReplyClass } from "./reply-classifier.js";
 import { foldText, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
-import { isModelPromise, isOtherLanguage, isSamePromise } from "./stall-model.js";
+import { endsTurn, isModelPromise, isOtherLanguage, isSamePromise } from "./stall-model.js";
 
 export type { RunEvent };
 
@@ -140,18 +140,10 @@ function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): Prom
       user: null,
     };
   }
-  // A reply the models read that answers the user's question, and promises nothing, ends the run: the conversation
-  // moved on. (The rules' sets count a short answer between promises as an aside; theirs stay as they were.)
-  if (
-    run.recent.length > 0 &&
-    typeof reply.user === "string" &&
-    ENDS_WITH_QUESTION.test(reply.user) &&
-    userShapeOf(reply.user).shape === "question" &&
-    modelReads(classifyReply(reply.text), reply.text) &&
-    !isCandidate(reply)
-  ) {
-    return { ...EMPTY_RUN, recent: [reply] };
-  }
+  // A reply the models read that answers the user's question, or hands the turn back (a hand-back, a refusal, a
+  // question, a blocker), and promises nothing, ends the run: the conversation moved on. (The rules' sets count a
+  // short answer between promises as an aside; theirs stay as they were.)
+  if (run.recent.length > 0 && endsRunAsModelRead(reply)) return { ...EMPTY_RUN, recent: [reply] };
   const recent = [...run.recent, reply].slice(-STALL_WINDOW);
   if (recent.length < 2) {
     return {
@@ -231,9 +223,23 @@ function asksUser(reply: RunReply | undefined): boolean {
   return modelReads(c, reply.text) && !isModelPromise(reply.text, reply.user ?? null);
 }
 
+/** A reply the models read, promising nothing, that answers the user's question or hands the turn back. */
+export function endsRunAsModelRead(reply: RunReply): boolean {
+  if (!modelReads(classifyReply(reply.text), reply.text) || isCandidate(reply)) return false;
+  return answersQuestion(reply) || endsTurn(reply.text, reply.user ?? null);
+}
+
+/** Whether the user's message the reply answers is a question (not a nudge such as "?" or "and?"). */
+export function answersQuestion(reply: Pick<RunReply, "user">): boolean {
+  const user = reply.user ?? null;
+  return user !== null && ENDS_WITH_QUESTION.test(user) && userShapeOf(user).shape === "question";
+}
+
+/** A reply the models read that answers the user's question is a deliverable, whatever it defers to next. */
 function isCandidate(reply: RunReply): boolean {
   const c = classifyReply(reply.text);
-  return modelReads(c, reply.text) ? isModelPromise(reply.text, reply.user ?? null) : fallbackEligible(c);
+  if (!modelReads(c, reply.text)) return fallbackEligible(c);
+  return !answersQuestion(reply) && isModelPromise(reply.text, reply.user ?? null);
 }
 
 function similar(a: string, b: string, adjacent: { earlier: readonly string[] } | null = null): boolean {

@@ -17,18 +17,29 @@ export interface StallModel {
   /** Whether a reply is in a language other than English (the rules read English), over the same features. */
   language: { weights: string; scale: number; bias: number };
   pair: { names: string[]; weights: number[]; bias: number; threshold: number };
+  /**
+   * Whether a reply hands the turn back to the user (a hand-back, a refusal, a question, a blocker report), over the
+   * same features; such a reply ends a run. Absent in a model trained before it.
+   */
+  turn?: { weights: string; scale: number; bias: number; threshold: number };
 }
 
 interface Loaded {
   model: StallModel;
   weights: Int8Array;
   language: Int8Array;
+  turn: Int8Array | null;
 }
 
 let loaded: Loaded | null = null;
 let promiseMemo = boundedMemo<number>();
 let sideMemo = boundedMemo<PairSide>();
 let languageMemo = boundedMemo<boolean>();
+let turnMemo = boundedMemo<number>();
+/** The promise and turn models read the same features of a reply: built once for both. */
+const featuresMemo = boundedMemo<Features>(256);
+const featuresOf = (text: string, user: string | null) =>
+  featuresMemo(user === null ? text : `${user}\u0000${text}`, () => replyFeatures(text, user));
 
 function load(): Loaded {
   if (loaded === null) {
@@ -46,8 +57,10 @@ export function useStallModel(model: StallModel): void {
     const buffer = Buffer.from(base64, "base64");
     return new Int8Array(buffer.buffer, buffer.byteOffset, buffer.length);
   };
-  loaded = { model, weights: bytes(model.weights), language: bytes(model.language.weights) };
+  const turn = model.turn ? bytes(model.turn.weights) : null;
+  loaded = { model, weights: bytes(model.weights), language: bytes(model.language.weights), turn };
   languageMemo = boundedMemo<boolean>();
+  turnMemo = boundedMemo<number>();
   promiseMemo = boundedMemo<number>();
   sideMemo = boundedMemo<PairSide>();
 }
@@ -75,7 +88,7 @@ export function isOtherLanguage(text: string): boolean {
 export function promiseProbability(text: string, user: string | null = null): number {
   return promiseMemo(user === null ? text : `${user}\u0000${text}`, () => {
     const { model, weights } = load();
-    return sigmoid(dot(weights, model.scale, model.bias, replyFeatures(text, user)));
+    return sigmoid(dot(weights, model.scale, model.bias, featuresOf(text, user)));
   });
 }
 
@@ -116,4 +129,24 @@ export function samePromiseProbability(a: string, b: string): number {
 
 export function isSamePromise(a: string, b: string): boolean {
   return samePromiseProbability(a, b) >= load().model.pair.threshold;
+}
+
+/** The probability that the reply hands the turn back to the user (0 when the model has no turn model). */
+export function turnProbability(text: string, user: string | null = null): number {
+  return turnMemo(user === null ? text : `${user}\u0000${text}`, () => {
+    const { model, turn } = load();
+    if (turn === null || !model.turn) return 0;
+    return sigmoid(dot(turn, model.turn.scale, model.turn.bias, featuresOf(text, user)));
+  });
+}
+
+/** Whether the reply hands the turn back (a hand-back, refusal, question or blocker report): it ends a run. */
+export function endsTurn(text: string, user: string | null = null): boolean {
+  const { turn } = load().model;
+  return turn !== undefined && turnProbability(text, user) >= turn.threshold;
+}
+
+/** The threshold at which the turn model reads a reply as handing the turn back (null without one). */
+export function turnThreshold(): number | null {
+  return load().model.turn?.threshold ?? null;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EXPLAIN_REPLIES, explainPath } from "../../src/detect/explain.js";
 import type { RunEvent } from "../../src/detect/index.js";
+import { promiseThreshold } from "../../src/detect/stall-model.js";
 
 const say = (entryId: string, text: string, toolCalls = 0, stopReason = "stop"): RunEvent => ({
   type: "assistant",
@@ -60,11 +61,15 @@ describe("explainPath", () => {
     expect(run.stalled).toBe(false);
     const byId = new Map(steps.map((s) => [s.entryId, s]));
     expect(byId.get("p1")).toMatchObject({ label: "promise" });
+    const threshold = String(promiseThreshold()).replace(".", "\\.");
     expect(byId.get("p1")?.reason).toMatch(
-      /^trained model \(not English\): promise probability 1\.00 \(at or above 0\.95\); weighed most: .+/,
+      new RegExp(
+        `^trained model \\(not English\\): promise probability [01]\\.\\d\\d \\(at or above ${threshold}\\); weighed most: .+`,
+      ),
     );
-    expect(byId.get("a1")).toMatchObject({ label: "not a promise", inRun: false });
-    expect(byId.get("a1")?.reason).toMatch(/promise probability 0\.\d\d \(below 0\.95\)/);
+    // The answer to the user's question is a deliverable: it ends the run whatever it defers to next.
+    expect(byId.get("a1")).toMatchObject({ label: "answer", inRun: false });
+    expect(byId.get("a1")?.reason).toMatch(/answers the user's question: a deliverable, ends the run$/);
     const users = steps.filter((s) => s.label === "user").map((s) => s.reason);
     expect(users).toEqual([
       "passes through",

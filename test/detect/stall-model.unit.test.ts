@@ -7,10 +7,12 @@ import { objectsOf, PAIR_FEATURE_NAMES, pairFeatures, pairSide } from "../../src
 import { advanceRun } from "../../src/detect/promise-run.js";
 import { closingOf, FEATURE_BITS, foldText, replyFeatures } from "../../src/detect/reply-features.js";
 import {
+  endsTurn,
   isModelPromise,
   promiseProbability,
   type StallModel,
   samePromiseProbability,
+  turnProbability,
   useStallModel,
 } from "../../src/detect/stall-model.js";
 import { given } from "../helpers/given.js";
@@ -119,6 +121,24 @@ describe("the trained stall model", () => {
       reply(GERMAN_RUN[2] as string),
     ];
     expect(nudged.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+  });
+
+  it("ends the run at a reply that hands the turn back, and only where the turn model's threshold lets it", () => {
+    const handback = "Den Ordner `/var/backups` fasse ich nicht an; ich kläre das vorher mit dir.";
+    const run: RunEvent[] = [...events(...GERMAN_RUN.slice(0, 2)), reply(handback), ...events(GERMAN_RUN[2] as string)];
+    const turn = shipped().turn;
+    expect(turn).toBeDefined();
+    if (!turn) return;
+    expect(turnProbability(handback)).toBeGreaterThan(turnProbability(GERMAN_RUN[2] as string));
+    expect(turnProbability(handback)).toBeGreaterThanOrEqual(turn.threshold);
+    expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    useStallModel({ ...shipped(), turn: { ...turn, threshold: 1.01 } });
+    expect(endsTurn(handback)).toBe(false);
+    expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+    // A model trained before the turn model never ends a run this way.
+    const { turn: _, ...older } = shipped();
+    useStallModel(older);
+    expect(turnProbability(handback)).toBe(0);
   });
 
   it("leaves replies the rules read to the rules", () => {
