@@ -19,15 +19,7 @@ const { isStalled } = await import(dist("reducers/recovery.js"));
 const { textOf } = await import(dist("src/fold/to-event.js"));
 
 /** The training folders, one writer each; cross-validation holds out one writer at a time. */
-export const TRAINING_SETS = [
-  "train-v3a",
-  "train-v3b",
-  "train-v4a",
-  "train-v4b",
-  "train-v4c",
-  "train-v4d",
-  "train-v4e",
-];
+export const TRAINING_SETS = ["train-v3a", "train-v3b", "train-v4a", "train-v4b", "train-v4c", "train-v4e"];
 const SET_DIR = join(root, "test/eval/stall-set");
 const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
 const SEED = 20261205;
@@ -248,7 +240,7 @@ function train(writers) {
 function assemble(trained, threshold, pairThreshold, turnThreshold) {
   return {
     about:
-      "The stall detector's trained promise and pair models (scripts/train-stall.mjs); read for replies in languages the rules do not read.",
+      "The stall detector's trained promise, language, turn and pair models (scripts/train-stall.mjs); read for replies in languages the rules do not read.",
     trainedOn: writers.map((w) => w.name),
     bits: FEATURE_BITS,
     ...trained.reply,

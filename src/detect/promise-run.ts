@@ -224,7 +224,7 @@ function asksUser(reply: RunReply | undefined): boolean {
 }
 
 /** A reply the models read, promising nothing, that answers the user's question or hands the turn back. */
-export function endsRunAsModelRead(reply: RunReply): boolean {
+function endsRunAsModelRead(reply: RunReply): boolean {
   if (!modelReads(classifyReply(reply.text), reply.text) || isCandidate(reply)) return false;
   return answersQuestion(reply) || endsTurn(reply.text, reply.user ?? null);
 }
