@@ -19,7 +19,7 @@ const { isStalled } = await import(dist("reducers/recovery.js"));
 const { textOf } = await import(dist("src/fold/to-event.js"));
 
 /** The training folders, one writer each; cross-validation holds out one writer at a time. */
-export const TRAINING_SETS = ["train-v3a", "train-v3b", "train-v4a", "train-v4b", "train-v4c", "train-v4e"];
+export const TRAINING_SETS = ["train-v3a", "train-v3b", "train-v4a", "train-v4b", "train-v4c", "train-v4e", "train-v4g"];
 const SET_DIR = join(root, "test/eval/stall-set");
 const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
 const SEED = 20261205;
@@ -94,7 +94,7 @@ function loadWriter(name) {
   for (const label of readJsonl(join(dir, "labels.jsonl"))) {
     const tree = treeOf(label.file);
     const leaf = label.leaf ?? tree.activeLeafId;
-    leaves.push({ file: join(dir, label.file), leaf, stall: label.stall, lang: label.lang, category: label.category });
+    leaves.push({ file: join(dir, label.file), tree, leaf, stall: label.stall, lang: label.lang, category: label.category });
     const tail = promisesAfterLastTool(tree, leaf, (id) => promiseIds.get(`${label.file}\u0000${id}`));
     if (label.stall) {
       const run = tail.slice(-3);
@@ -319,10 +319,12 @@ for (const { held, trained } of folds) {
   const paths = held.leaves;
   for (const cell of grid) {
     useStallModel(assemble(trained, cell.reply, cell.pair, turnThreshold));
+    // A file's leaves are labelled together: its tree is folded once per cell.
+    let fold = null;
     for (const leaf of paths) {
-      const { tree } = loadSession(leaf.file);
-      const stalled = isStalled(foldTree(tree).stateAt(leaf.leaf).recovery);
-      cell.scores.push({ ...leaf, expected: leaf.stall, predicted: stalled });
+      if (fold?.tree !== leaf.tree) fold = { tree: leaf.tree, states: foldTree(leaf.tree) };
+      const stalled = isStalled(fold.states.stateAt(leaf.leaf).recovery);
+      cell.scores.push({ file: leaf.file, leaf: leaf.leaf, lang: leaf.lang, category: leaf.category, expected: leaf.stall, predicted: stalled });
     }
   }
 }
