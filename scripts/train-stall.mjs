@@ -5,6 +5,7 @@
 //   node scripts/train-stall.mjs           train, print the cross-validated figures, write the model
 //   node scripts/train-stall.mjs --check   exit 1 unless the shipped model equals a fresh training
 //   node scripts/train-stall.mjs --cv-only print the cross-validated figures, write nothing
+//   node scripts/train-stall.mjs --check-weights  the same check with the shipped thresholds (no cross-validation)
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -17,9 +18,19 @@ const { loadSession } = await import(dist("src/session.js"));
 const { foldTree } = await import(dist("src/fold/session-fold.js"));
 const { isStalled } = await import(dist("reducers/recovery.js"));
 const { textOf } = await import(dist("src/fold/to-event.js"));
+const { runEventsOf } = await import(dist("src/fold/run-events.js"));
+const { advanceRun, EMPTY_RUN } = await import(dist("src/detect/promise-run.js"));
 
 /** The training folders, one writer each; cross-validation holds out one writer at a time. */
-export const TRAINING_SETS = ["train-v3a", "train-v3b", "train-v4a", "train-v4b", "train-v4c", "train-v4e", "train-v4g"];
+export const TRAINING_SETS = [
+  "train-v3a",
+  "train-v3b",
+  "train-v4a",
+  "train-v4b",
+  "train-v4c",
+  "train-v4e",
+  "train-v4g",
+];
 const SET_DIR = join(root, "test/eval/stall-set");
 const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
 const SEED = 20261205;
@@ -94,7 +105,16 @@ function loadWriter(name) {
   for (const label of readJsonl(join(dir, "labels.jsonl"))) {
     const tree = treeOf(label.file);
     const leaf = label.leaf ?? tree.activeLeafId;
-    leaves.push({ file: join(dir, label.file), tree, leaf, stall: label.stall, lang: label.lang, category: label.category });
+    const events = runEventsOf(tree.pathTo(leaf));
+    leaves.push({
+      file: join(dir, label.file),
+      tree,
+      leaf,
+      events,
+      stall: label.stall,
+      lang: label.lang,
+      category: label.category,
+    });
     const tail = promisesAfterLastTool(tree, leaf, (id) => promiseIds.get(`${label.file}\u0000${id}`));
     if (label.stall) {
       const run = tail.slice(-3);
@@ -267,103 +287,135 @@ console.error(
   `training sets: ${writers.map((w) => `${w.name} (${w.replies.length} replies, ${w.pairs.length} pairs, ${w.leaves.length} leaves)`).join(", ")}`,
 );
 
-// Cross-validation: each writer held out in turn; the held-out writer's replies scored by the others' model.
-const folds = writers.map((held) => {
-  const trained = train(writers.filter((w) => w !== held));
-  const model = assemble(trained, 0.5, 0.5, 0.5);
+/** The grid scores leaves by the run over their paths' events: the fold of each file must say the same. */
+function sameAsFold(model) {
   useStallModel(model);
-  const replyScores = modelReplies(held).map((r) => ({
-    p: promiseProbability(r.text, r.user),
-    y: r.promise,
-    lang: r.lang,
-  }));
-  const turnScores = modelReplies(held)
-    .filter((r) => !r.promise)
-    .map((r) => ({ p: turnProbability(r.text, r.user), y: TURN_KINDS.has(r.kind) }));
-  return { held, trained, replyScores, turnScores };
-});
-
-/** The threshold with the best F(beta) on the held-out scores (beta 0.5: precision counts more than recall). */
-function chooseThreshold(scores, beta = 0.5, from = 0.2) {
-  let best = { f: -1, t: 0.5 };
-  for (let t = from; t <= 0.95; t += 0.025) {
-    const k = tally(scores.map((s) => ({ expected: s.y, predicted: s.p >= t })));
-    const b2 = beta * beta;
-    const f = ((1 + b2) * k.precision * k.recall) / (b2 * k.precision + k.recall || 1);
-    if (f > best.f) best = { f, t: round(t) };
-  }
-  return best.t;
-}
-const replyScores = folds.flatMap((f) => f.replyScores);
-const replyThreshold = chooseThreshold(replyScores);
-const atReply = (t) => tally(replyScores.map((s) => ({ expected: s.y, predicted: s.p >= t, lang: s.lang })));
-console.error(`replies the models read, held out by writer, at ${replyThreshold}: ${fmt(atReply(replyThreshold))}`);
-// The turn model: among the replies that promise nothing, those that hand the turn back; balanced (F1): a missed one
-// lets a run go on, a wrong one ends it.
-const turnScores = folds.flatMap((f) => f.turnScores);
-const turnThreshold = chooseThreshold(turnScores, 1, 0.05);
-const atTurn = tally(turnScores.map((s) => ({ expected: s.y, predicted: s.p >= turnThreshold })));
-console.error(`hand-backs among the replies the models read, held out by writer, at ${turnThreshold}: ${fmt(atTurn)}`);
-
-// Leaves, held out by writer, through the detector itself. Both thresholds are chosen on them: the most leaves
-// found while at least MIN_ADDED_PRECISION of the stalls the models add to the rules' are stalls (the rules alone:
-// a reply threshold above 1, the models never say promise).
-const MIN_ADDED_PRECISION = 0.95;
-const REPLY_THRESHOLDS = [replyThreshold, 0.7, 0.8, 0.9, 0.95].filter((t, i, all) => all.indexOf(t) === i);
-const PAIR_THRESHOLDS = [0.3, 0.5, 0.8, 0.95];
-const RULES_ALONE = 1.01;
-const grid = [{ reply: RULES_ALONE, pair: 1, scores: [] }];
-for (const t of REPLY_THRESHOLDS) for (const p of PAIR_THRESHOLDS) grid.push({ reply: t, pair: p, scores: [] });
-for (const { held, trained } of folds) {
-  // Every leaf: a reply of a language the rules read, taken by the models, counts against them too.
-  const paths = held.leaves;
-  for (const cell of grid) {
-    useStallModel(assemble(trained, cell.reply, cell.pair, turnThreshold));
-    // A file's leaves are labelled together: its tree is folded once per cell.
-    let fold = null;
-    for (const leaf of paths) {
-      if (fold?.tree !== leaf.tree) fold = { tree: leaf.tree, states: foldTree(leaf.tree) };
-      const stalled = isStalled(fold.states.stateAt(leaf.leaf).recovery);
-      cell.scores.push({ file: leaf.file, leaf: leaf.leaf, lang: leaf.lang, category: leaf.category, expected: leaf.stall, predicted: stalled });
+  for (const leaf of writers.flatMap((w) => w.leaves)) {
+    const folded = isStalled(foldTree(leaf.tree).stateAt(leaf.leaf).recovery);
+    if (folded !== leaf.events.reduce(advanceRun, EMPTY_RUN).stalled) {
+      throw new Error(`${leaf.file}@${leaf.leaf}: the run over the path's events differs from the fold`);
     }
   }
 }
-const base = tally(grid[0].scores);
-let chosen = grid[0];
-for (const cell of grid) {
-  const k = tally(cell.scores);
-  const added = k.tp - base.tp + (k.fp - base.fp);
-  const addedPrecision = added > 0 ? (k.tp - base.tp) / added : 1;
-  console.error(
-    `  reply ${cell.reply} pair ${cell.pair}: leaves ${fmt(k)}, added precision ${addedPrecision.toFixed(3)}`,
-  );
-  if (addedPrecision >= MIN_ADDED_PRECISION && k.recall > tally(chosen.scores).recall) chosen = cell;
-}
-// Where the models' additions go wrong, at the cell that adds the most stalls.
-const widest = grid.slice(1).sort((a, b) => tally(b.scores).tp - tally(a.scores).tp)[0];
-if (widest) {
-  const baseCalls = new Set(grid[0].scores.flatMap((s, i) => (s.predicted ? [i] : [])));
-  const wrong = new Map();
-  widest.scores.forEach((s, i) => {
-    if (!s.predicted || s.expected || baseCalls.has(i)) return;
-    wrong.set(s.category, (wrong.get(s.category) ?? 0) + 1);
-    if (args.has("--misses")) console.error(`  added false stall: ${s.file}@${s.leaf} [${s.category}, ${s.lang}]`);
+
+/** Leave-one-writer-out cross-validation: prints the held-out figures and chooses the three thresholds. */
+function crossValidate() {
+  // Cross-validation: each writer held out in turn; the held-out writer's replies scored by the others' model.
+  const folds = writers.map((held) => {
+    const trained = train(writers.filter((w) => w !== held));
+    const model = assemble(trained, 0.5, 0.5, 0.5);
+    useStallModel(model);
+    const replyScores = modelReplies(held).map((r) => ({
+      p: promiseProbability(r.text, r.user),
+      y: r.promise,
+      lang: r.lang,
+    }));
+    const turnScores = modelReplies(held)
+      .filter((r) => !r.promise)
+      .map((r) => ({ p: turnProbability(r.text, r.user), y: TURN_KINDS.has(r.kind) }));
+    return { held, trained, replyScores, turnScores };
   });
-  const top = [...wrong].sort((a, b) => b[1] - a[1]).slice(0, 8);
+
+  /** The threshold with the best F(beta) on the held-out scores (beta 0.5: precision counts more than recall). */
+  function chooseThreshold(scores, beta = 0.5, from = 0.2) {
+    let best = { f: -1, t: 0.5 };
+    for (let t = from; t <= 0.95; t += 0.025) {
+      const k = tally(scores.map((s) => ({ expected: s.y, predicted: s.p >= t })));
+      const b2 = beta * beta;
+      const f = ((1 + b2) * k.precision * k.recall) / (b2 * k.precision + k.recall || 1);
+      if (f > best.f) best = { f, t: round(t) };
+    }
+    return best.t;
+  }
+  const replyScores = folds.flatMap((f) => f.replyScores);
+  const replyThreshold = chooseThreshold(replyScores);
+  const atReply = (t) => tally(replyScores.map((s) => ({ expected: s.y, predicted: s.p >= t, lang: s.lang })));
+  console.error(`replies the models read, held out by writer, at ${replyThreshold}: ${fmt(atReply(replyThreshold))}`);
+  // The turn model: among the replies that promise nothing, those that hand the turn back; balanced (F1): a missed one
+  // lets a run go on, a wrong one ends it.
+  const turnScores = folds.flatMap((f) => f.turnScores);
+  const turnThreshold = chooseThreshold(turnScores, 1, 0.05);
+  const atTurn = tally(turnScores.map((s) => ({ expected: s.y, predicted: s.p >= turnThreshold })));
   console.error(
-    `false stalls the models add at ${widest.reply} / ${widest.pair}: ${top.map(([c, n]) => `${c} ${n}`).join(", ")}`,
+    `hand-backs among the replies the models read, held out by writer, at ${turnThreshold}: ${fmt(atTurn)}`,
   );
-}
-const threshold = chosen.reply;
-const pairThreshold = chosen.pair;
-console.error(`leaves, held out by writer, at ${threshold} / ${pairThreshold}: ${fmt(tally(chosen.scores))}`);
-for (const lang of [...new Set(chosen.scores.map((s) => s.lang))].sort()) {
-  console.error(`  ${lang.padEnd(8)} ${fmt(tally(chosen.scores.filter((s) => s.lang === lang)))}`);
+
+  // Leaves, held out by writer, through the detector itself. Both thresholds are chosen on them: the most leaves
+  // found while at least MIN_ADDED_PRECISION of the stalls the models add to the rules' are stalls (the rules alone:
+  // a reply threshold above 1, the models never say promise).
+  const MIN_ADDED_PRECISION = 0.95;
+  const REPLY_THRESHOLDS = [replyThreshold, 0.7, 0.8, 0.9, 0.95].filter((t, i, all) => all.indexOf(t) === i);
+  const PAIR_THRESHOLDS = [0.3, 0.5, 0.8, 0.95];
+  const RULES_ALONE = 1.01;
+  const grid = [{ reply: RULES_ALONE, pair: 1, scores: [] }];
+  for (const t of REPLY_THRESHOLDS) for (const p of PAIR_THRESHOLDS) grid.push({ reply: t, pair: p, scores: [] });
+  for (const { held, trained } of folds) {
+    // Every leaf: a reply of a language the rules read, taken by the models, counts against them too.
+    const paths = held.leaves;
+    for (const cell of grid) {
+      useStallModel(assemble(trained, cell.reply, cell.pair, turnThreshold));
+      // The detector's run over the leaf's path (the fold's verdict, checked against it for the model written below).
+      for (const leaf of paths) {
+        const { stalled } = leaf.events.reduce(advanceRun, EMPTY_RUN);
+        cell.scores.push({
+          file: leaf.file,
+          leaf: leaf.leaf,
+          lang: leaf.lang,
+          category: leaf.category,
+          expected: leaf.stall,
+          predicted: stalled,
+        });
+      }
+    }
+  }
+  const base = tally(grid[0].scores);
+  let chosen = grid[0];
+  for (const cell of grid) {
+    const k = tally(cell.scores);
+    const added = k.tp - base.tp + (k.fp - base.fp);
+    const addedPrecision = added > 0 ? (k.tp - base.tp) / added : 1;
+    console.error(
+      `  reply ${cell.reply} pair ${cell.pair}: leaves ${fmt(k)}, added precision ${addedPrecision.toFixed(3)}`,
+    );
+    if (addedPrecision >= MIN_ADDED_PRECISION && k.recall > tally(chosen.scores).recall) chosen = cell;
+  }
+  // Where the models' additions go wrong, at the cell that adds the most stalls.
+  const widest = grid.slice(1).sort((a, b) => tally(b.scores).tp - tally(a.scores).tp)[0];
+  if (widest) {
+    const baseCalls = new Set(grid[0].scores.flatMap((s, i) => (s.predicted ? [i] : [])));
+    const wrong = new Map();
+    widest.scores.forEach((s, i) => {
+      if (!s.predicted || s.expected || baseCalls.has(i)) return;
+      wrong.set(s.category, (wrong.get(s.category) ?? 0) + 1);
+      if (args.has("--misses")) console.error(`  added false stall: ${s.file}@${s.leaf} [${s.category}, ${s.lang}]`);
+    });
+    const top = [...wrong].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    console.error(
+      `false stalls the models add at ${widest.reply} / ${widest.pair}: ${top.map(([c, n]) => `${c} ${n}`).join(", ")}`,
+    );
+  }
+  const threshold = chosen.reply;
+  const pairThreshold = chosen.pair;
+  console.error(`leaves, held out by writer, at ${threshold} / ${pairThreshold}: ${fmt(tally(chosen.scores))}`);
+  for (const lang of [...new Set(chosen.scores.map((s) => s.lang))].sort()) {
+    console.error(`  ${lang.padEnd(8)} ${fmt(tally(chosen.scores.filter((s) => s.lang === lang)))}`);
+  }
+  return { threshold, pairThreshold, turnThreshold };
 }
 
+/** The thresholds of the shipped model (--check-weights: its weights are checked, its thresholds taken as they are). */
+function shippedThresholds() {
+  const shipped = JSON.parse(readFileSync(MODEL_FILE, "utf8"));
+  return { threshold: shipped.threshold, pairThreshold: shipped.pair.threshold, turnThreshold: shipped.turn.threshold };
+}
+
+const weightsOnly = args.has("--check-weights");
+const { threshold, pairThreshold, turnThreshold } = weightsOnly ? shippedThresholds() : crossValidate();
 if (!args.has("--cv-only")) {
-  const model = `${JSON.stringify(assemble(train(writers), threshold, pairThreshold, turnThreshold), null, 1)}\n`;
-  if (args.has("--check")) {
+  const final = assemble(train(writers), threshold, pairThreshold, turnThreshold);
+  sameAsFold(final);
+  const model = `${JSON.stringify(final, null, 1)}\n`;
+  if (args.has("--check") || weightsOnly) {
     const same = exists(MODEL_FILE) && readFileSync(MODEL_FILE, "utf8") === model;
     console.error(
       same ? "the shipped model equals a fresh training" : "the shipped model differs from a fresh training",
