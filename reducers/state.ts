@@ -62,6 +62,8 @@ export interface PromiseRunState {
   repliesSinceFirst: number;
   stalled: boolean;
   learnedScore: number | null;
+  /** Each reader's own run (the hand-written rules' and the trained models'); the fields above are the one reported. */
+  readers: { rules: Omit<PromiseRunState, "readers">; models: Omit<PromiseRunState, "readers"> };
 }
 
 export interface RecoverySlice {

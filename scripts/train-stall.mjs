@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Trains the stall detector's promise and pair models from the labelled training sets (each folder one writer),
-// chooses both thresholds by leave-one-writer-out cross-validation, and writes src/detect/model/stall-model.json.
+// Trains the stall detector's promise, turn and pair models from the labelled training sets (each folder one writer),
+// chooses their thresholds by leave-one-writer-out cross-validation, and writes src/detect/model/stall-model.json.
 // Deterministic (seeded). Reads the built kit (npm run build first).
 //   node scripts/train-stall.mjs           train, print the cross-validated figures, write the model
 //   node scripts/train-stall.mjs --check   exit 1 unless the shipped model equals a fresh training
@@ -30,6 +30,14 @@ export const TRAINING_SETS = [
   "train-v4c",
   "train-v4e",
   "train-v4g",
+  "train-v5a",
+  "train-v5b",
+  "train-v5c",
+  "train-v5d",
+  "train-v5e",
+  "train-v5f",
+  "train-v5g",
+  "train-v5h",
 ];
 const SET_DIR = join(root, "test/eval/stall-set");
 const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
@@ -37,8 +45,7 @@ const SEED = 20261205;
 const EPOCHS = 8;
 const L2 = 1e-6;
 const RATE = 0.4;
-/** The rules read these; the models read the rest (see modelReads in promise-run). */
-const RULE_LANGS = new Set(["en", "zh-Hans", "zh-Hant", "ja", "ko"]);
+/** Leaf categories whose promises are about different things: their neighbouring promises are the pair model's negatives. */
 const DIFFERENT = /different|distinct|diff[-_]|unrelated/;
 /** Reply kinds that hand the turn back to the user: they end a run (the turn model learns them). */
 const TURN_KINDS = new Set(["handback", "refusal", "question", "blocker"]);
@@ -239,19 +246,11 @@ function train(writers) {
   const samples = writers.flatMap((w) =>
     w.replies.map((r) => ({ x: featuresOf(r.text, r.user), y: r.promise ? 1 : 0 })),
   );
-  // Which replies the models read: English (the rules read it) or another language, learned from the writers'
-  // language labels; code-switched files are left out, their replies' languages are not labelled one by one.
-  const languages = writers.flatMap((w) =>
-    w.replies
-      .filter((r) => r.lang !== "mixed" && !/^(zh|ja|ko)/.test(r.lang))
-      .map((r) => ({ x: featuresOf(r.text, null), y: r.lang === "en" ? 0 : 1 })),
-  );
   const turns = writers.flatMap((w) =>
     w.replies.map((r) => ({ x: featuresOf(r.text, r.user), y: TURN_KINDS.has(r.kind) ? 1 : 0 })),
   );
   return {
     reply: trainReplies(samples),
-    language: trainReplies(languages),
     turn: trainReplies(turns),
     pair: trainPairs(writers.flatMap((w) => w.pairs)),
   };
@@ -260,12 +259,11 @@ function train(writers) {
 function assemble(trained, threshold, pairThreshold, turnThreshold) {
   return {
     about:
-      "The stall detector's trained promise, language, turn and pair models (scripts/train-stall.mjs); read for replies in languages the rules do not read.",
+      "The stall detector's trained promise, turn and pair models (scripts/train-stall.mjs); they read every reply, beside the hand-written rules.",
     trainedOn: writers.map((w) => w.name),
     bits: FEATURE_BITS,
     ...trained.reply,
     threshold,
-    language: trained.language,
     pair: { ...trained.pair, threshold: pairThreshold },
     turn: { ...trained.turn, threshold: turnThreshold },
   };
@@ -282,7 +280,6 @@ function tally(items) {
 const fmt = (t) => `P ${t.precision.toFixed(3)} R ${t.recall.toFixed(3)} (TP ${t.tp} FN ${t.fn} FP ${t.fp} TN ${t.tn})`;
 
 const writers = TRAINING_SETS.map(loadWriter).filter((w) => w !== null);
-const modelReplies = (w) => w.replies.filter((r) => !RULE_LANGS.has(r.lang));
 console.error(
   `training sets: ${writers.map((w) => `${w.name} (${w.replies.length} replies, ${w.pairs.length} pairs, ${w.leaves.length} leaves)`).join(", ")}`,
 );
@@ -305,12 +302,12 @@ function crossValidate() {
     const trained = train(writers.filter((w) => w !== held));
     const model = assemble(trained, 0.5, 0.5, 0.5);
     useStallModel(model);
-    const replyScores = modelReplies(held).map((r) => ({
+    const replyScores = held.replies.map((r) => ({
       p: promiseProbability(r.text, r.user),
       y: r.promise,
       lang: r.lang,
     }));
-    const turnScores = modelReplies(held)
+    const turnScores = held.replies
       .filter((r) => !r.promise)
       .map((r) => ({ p: turnProbability(r.text, r.user), y: TURN_KINDS.has(r.kind) }));
     return { held, trained, replyScores, turnScores };
@@ -330,14 +327,14 @@ function crossValidate() {
   const replyScores = folds.flatMap((f) => f.replyScores);
   const replyThreshold = chooseThreshold(replyScores);
   const atReply = (t) => tally(replyScores.map((s) => ({ expected: s.y, predicted: s.p >= t, lang: s.lang })));
-  console.error(`replies the models read, held out by writer, at ${replyThreshold}: ${fmt(atReply(replyThreshold))}`);
+  console.error(`replies, held out by writer, at ${replyThreshold}: ${fmt(atReply(replyThreshold))}`);
   // The turn model: among the replies that promise nothing, those that hand the turn back; balanced (F1): a missed one
   // lets a run go on, a wrong one ends it.
   const turnScores = folds.flatMap((f) => f.turnScores);
   const turnThreshold = chooseThreshold(turnScores, 1, 0.05);
   const atTurn = tally(turnScores.map((s) => ({ expected: s.y, predicted: s.p >= turnThreshold })));
   console.error(
-    `hand-backs among the replies the models read, held out by writer, at ${turnThreshold}: ${fmt(atTurn)}`,
+    `hand-backs among the replies that promise nothing, held out by writer, at ${turnThreshold}: ${fmt(atTurn)}`,
   );
 
   // Leaves, held out by writer, through the detector itself. Both thresholds are chosen on them: the most leaves
@@ -350,7 +347,6 @@ function crossValidate() {
   const grid = [{ reply: RULES_ALONE, pair: 1, scores: [] }];
   for (const t of REPLY_THRESHOLDS) for (const p of PAIR_THRESHOLDS) grid.push({ reply: t, pair: p, scores: [] });
   for (const { held, trained } of folds) {
-    // Every leaf: a reply of a language the rules read, taken by the models, counts against them too.
     const paths = held.leaves;
     for (const cell of grid) {
       useStallModel(assemble(trained, cell.reply, cell.pair, turnThreshold));

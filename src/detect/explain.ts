@@ -2,7 +2,6 @@ import {
   advanceRun,
   answersQuestion,
   EMPTY_RUN,
-  modelReads,
   NEW_REQUEST_CHARS,
   type PromiseRun,
   type RunEvent,
@@ -47,6 +46,9 @@ export function explainPath(events: readonly RunEvent[]): { run: PromiseRun; ste
     if (events[first]?.type === "assistant") seen++;
   }
   const members = new Map(run.promiseEntryIds.map((id, i) => [id, run.texts[i] ?? ""]));
+  // The run reported is one reader's: each reply is explained as that reader read it (with no run, a reply the rules
+  // find nothing in is explained by the models).
+  const byModels = run.promiseEntryIds.length === 0 ? null : run.promiseEntryIds !== run.readers.rules.promiseEntryIds;
   // The user's message each reply answers, as the run saw it (none past another reply or a tool result).
   const answers: (string | null)[] = [];
   let user: string | null = null;
@@ -58,7 +60,7 @@ export function explainPath(events: readonly RunEvent[]): { run: PromiseRun; ste
   }
   return {
     run,
-    steps: events.slice(first).map((event, i) => explainStep(event, members, answers[first + i] ?? null)),
+    steps: events.slice(first).map((event, i) => explainStep(event, members, answers[first + i] ?? null, byModels)),
   };
 }
 
@@ -66,7 +68,12 @@ export function explainPath(events: readonly RunEvent[]): { run: PromiseRun; ste
  * `members`: the run's entry ids and texts; a member's similarity is to the other members. `user`: the user's
  * message the reply answers.
  */
-function explainStep(event: RunEvent, members: ReadonlyMap<string, string>, user: string | null): ExplainedStep {
+function explainStep(
+  event: RunEvent,
+  members: ReadonlyMap<string, string>,
+  user: string | null,
+  byModels: boolean | null,
+): ExplainedStep {
   const base = { entryId: null, intents: [], similarity: null, inRun: false, excerpt: "" };
   switch (event.type) {
     case "toolResult":
@@ -85,8 +92,10 @@ function explainStep(event: RunEvent, members: ReadonlyMap<string, string>, user
       }
       if (event.toolCalls > 0) return { ...base, ...id, label: "tool call", reason: "resets the run" };
       const c = classifyReply(event.text);
-      if (modelReads(c, event.text))
+      if (byModels ?? (c.kind === "unknown-language" || c.kind === "factual")) {
         return explainByModel(event.entryId, event.text, user, members, { ...base, ...id });
+      }
+      const model = explainPromise(event.text, user);
       let similarity: number | null = null;
       const ids = [...members.keys()];
       const at = ids.indexOf(event.entryId);
@@ -105,7 +114,7 @@ function explainStep(event: RunEvent, members: ReadonlyMap<string, string>, user
         ...base,
         ...id,
         label: c.kind,
-        reason: c.reason,
+        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}`,
         intents: c.intents.map((i) => ({ action: i.action, object: i.object })),
         similarity,
         inRun: members.has(event.entryId),
@@ -142,7 +151,7 @@ function explainByModel(
   return {
     ...base,
     label: answer ? "answer" : promise ? "promise" : handsBack ? "hands back" : "not a promise",
-    reason: `trained model (not English): promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold}); weighed most: ${top.join(", ")}${turnNote}`,
+    reason: `trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold}); weighed most: ${top.join(", ")}${turnNote}`,
     similarity,
     inRun: members.has(entryId),
   };

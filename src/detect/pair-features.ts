@@ -1,6 +1,11 @@
+import { classifyReply, type ReplyClass } from "./reply-classifier.js";
 import { closingOf, foldText } from "./reply-features.js";
+import { classSimilarity, compatibleReplies } from "./similarity.js";
 
-/** What the pair model reads of two promises: how alike their closing clauses are, and the objects they name. */
+/**
+ * What the pair model reads of two promises: how alike their closing clauses are, the objects they name, and how the
+ * hand-written rules read the pair (their similarity, and whether they read both as promises of compatible actions).
+ */
 export const PAIR_FEATURE_NAMES = [
   "closing-trigrams",
   "whole-trigrams",
@@ -10,6 +15,9 @@ export const PAIR_FEATURE_NAMES = [
   "objects-jaccard",
   "numbers-disjoint",
   "one-names-none",
+  "rules-both-promises",
+  "rules-similarity",
+  "rules-incompatible",
 ] as const;
 
 const OBJECT =
@@ -59,6 +67,8 @@ export function objectsOf(raw: string): Set<string> {
 
 /** The closing sentences of a reply, folded, with its objects: read once per reply. */
 export interface PairSide {
+  raw: string;
+  rules: ReplyClass;
   closing: string;
   whole: string;
   objects: Set<string>;
@@ -68,6 +78,8 @@ export interface PairSide {
 export function pairSide(raw: string): PairSide {
   const unmasked = raw.normalize("NFKC").toLowerCase().replace(/\s+/g, " ");
   return {
+    raw,
+    rules: classifyReply(raw),
     closing: closingOf(foldText(raw)),
     whole: unmasked.slice(-600),
     objects: objectsOf(raw),
@@ -92,5 +104,11 @@ export function pairFeatures(a: PairSide, b: PairSide): number[] {
     union === 0 ? 0 : shared / union,
     a.numbers.size > 0 && b.numbers.size > 0 && sharedNumbers === 0 ? 1 : 0,
     bothName ? 0 : a.objects.size + b.objects.size > 0 ? 1 : 0,
+    ...rulesFeatures(a, b),
   ];
+}
+
+function rulesFeatures(a: PairSide, b: PairSide): number[] {
+  if (a.rules.kind !== "promise" || b.rules.kind !== "promise") return [0, 0, 0];
+  return [1, classSimilarity(a.rules, b.rules, a.raw, b.raw), compatibleReplies(a.rules, b.rules) ? 0 : 1];
 }

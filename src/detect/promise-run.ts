@@ -1,10 +1,10 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/slice.js";
-import { classifyReply, type ReplyClass } from "./reply-classifier.js";
-import { foldText, userShapeOf } from "./reply-features.js";
+import { classifyReply } from "./reply-classifier.js";
+import { userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
-import { classSimilarity, compatibleReplies, fallbackEligible, SIMILARITY_THRESHOLD } from "./similarity.js";
-import { endsTurn, isModelPromise, isOtherLanguage, isSamePromise } from "./stall-model.js";
+import { classSimilarity, compatibleReplies, SIMILARITY_THRESHOLD } from "./similarity.js";
+import { endsTurn, isModelPromise, isSamePromise } from "./stall-model.js";
 
 export type { RunEvent };
 
@@ -30,7 +30,15 @@ export interface PromiseRun {
   learnedScore: number | null;
   /** The user's message since the latest reply; the next reply answers it. */
   user: string | null;
+  /**
+   * The two readers' own runs over the same events: the hand-written rules' and the trained models'. The fields above
+   * are the run reported: a stalled one (the rules' first), else the one with more promises.
+   */
+  readers: { rules: ReaderRun; models: ReaderRun };
 }
+
+/** One reader's run: the fields of a run without the readers. */
+export type ReaderRun = Omit<PromiseRun, "readers">;
 
 export interface StallVerdict {
   stalled: boolean;
@@ -49,7 +57,7 @@ export { UNCOUNTED_STOP_REASONS };
 
 const frozen = <T>(list: T[]) => Object.freeze(list) as unknown as T[];
 
-export const EMPTY_RUN: PromiseRun = Object.freeze({
+const EMPTY_READER: ReaderRun = Object.freeze({
   recent: frozen<RunReply>([]),
   promiseEntryIds: frozen<string>([]),
   texts: frozen<string>([]),
@@ -59,25 +67,101 @@ export const EMPTY_RUN: PromiseRun = Object.freeze({
   user: null,
 });
 
-/** `learned`: a window whose replies the rules do not group may still form a run under the learned scorer. */
-export interface RunOptions {
+export const EMPTY_RUN: PromiseRun = Object.freeze({
+  ...EMPTY_READER,
+  readers: Object.freeze({ rules: EMPTY_READER, models: EMPTY_READER }),
+});
+
+/**
+ * How a reader reads replies: which are promises, which two promise the same thing, which end the run. `learned`:
+ * a window whose replies the rules do not group may still form a run under the learned run scorer.
+ */
+interface Reader {
+  candidate(reply: RunReply): boolean;
+  /** The reply ends by asking the user something: the user's answer ends the run. */
+  asks(reply: RunReply): boolean;
+  similar(a: string, b: string, adjacent: { earlier: readonly string[] } | null): boolean;
+  endsRun(reply: RunReply): boolean;
   learned: boolean;
 }
 
+/** What the rules read as something other than a promise: the models do not overrule it. */
+const RULES_READ_OTHERWISE = new Set([
+  "deliverable",
+  "question",
+  "refusal",
+  "blocker",
+  "conditional",
+  "past",
+  "status",
+]);
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 /**
- * One step. Tool calls, tool results and recovery anchors reset the run; user and host messages pass through. Replies
- * are classified lazily: only once two text-only replies sit in the window (memoised per text). Once stalled, a run
- * stays stalled until a reset: nothing else answers the loop.
+ * The rules read the reply as no promise: a deliverable, a question, a refusal and the like in any language, and in
+ * Chinese, Japanese and Korean (which their lexicons read word by word) a reply with no action-promise phrase too.
  */
-export function runAdvancer(options: RunOptions): (run: PromiseRun, event: RunEvent) => PromiseRun {
-  return (run, event) => step(run, event, options);
+function rulesReadOtherwise(text: string): boolean {
+  const { kind } = classifyReply(text);
+  return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
 }
 
-export const advanceRun = runAdvancer({ learned: true });
-/** The hand-written rules alone: what the learned scorer is trained against. */
-export const advanceRunByRules = runAdvancer({ learned: false });
+/** The hand-written rules: the lexicon's promises and their similarity (a reply they cannot read is the models'). */
+const RULES: Reader = {
+  candidate: (reply) => classifyReply(reply.text).kind === "promise",
+  asks: (reply) => classifyReply(reply.text).kind === "question",
+  similar: (a, b, adjacent) =>
+    classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD,
+  endsRun: () => false,
+  learned: true,
+};
 
-function step(run: PromiseRun, event: RunEvent, options: RunOptions): PromiseRun {
+/**
+ * The trained models, reading every reply in any language (the rules' verdicts are among their features). They do not
+ * overrule a reply the rules read as no promise, and two replies the rules both read as promises compare as the rules
+ * compare them.
+ */
+const MODELS: Reader = {
+  candidate: (reply) =>
+    reply.text.trim() !== "" &&
+    !rulesReadOtherwise(reply.text) &&
+    !answersQuestion(reply) &&
+    isModelPromise(reply.text, reply.user ?? null),
+  asks: (reply) => ENDS_WITH_QUESTION.test(reply.text.trimEnd()) && !isModelPromise(reply.text, reply.user ?? null),
+  similar: (a, b, adjacent) =>
+    classifyReply(a).kind === "promise" && classifyReply(b).kind === "promise"
+      ? RULES.similar(a, b, adjacent)
+      : isSamePromise(a, b),
+  // A reply that answers the user's question, or hands the turn back (a hand-back, a refusal, a question, a blocker),
+  // and promises nothing, ends the run: the conversation moved on.
+  endsRun: (reply) => !MODELS.candidate(reply) && (answersQuestion(reply) || endsTurn(reply.text, reply.user ?? null)),
+  learned: false,
+};
+
+/**
+ * One step of both readers. Tool calls, tool results and recovery anchors reset a run; user and host messages pass
+ * through. Replies are classified lazily: only once two text-only replies sit in the window (memoised per text). Once
+ * stalled, a run stays stalled until a reset: nothing else answers the loop.
+ */
+export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
+  const rules = step(run.readers.rules, event, RULES);
+  const models = step(run.readers.models, event, MODELS);
+  if (rules === run.readers.rules && models === run.readers.models) return run;
+  if (rules === EMPTY_READER && models === EMPTY_READER) return EMPTY_RUN;
+  const shown =
+    rules.stalled || (!models.stalled && rules.promiseEntryIds.length >= models.promiseEntryIds.length)
+      ? rules
+      : models;
+  return { ...shown, readers: { rules, models } };
+}
+
+/** The hand-written rules alone, without the learned run scorer: what that scorer is trained against. */
+export function advanceRunByRules(run: ReaderRun, event: RunEvent): ReaderRun {
+  return step(run, event, RULES_ALONE);
+}
+const RULES_ALONE: Reader = { ...RULES, learned: false };
+
+function step(run: ReaderRun, event: RunEvent, reader: Reader): ReaderRun {
   switch (event.type) {
     case "toolResult":
     case "anchor":
@@ -86,8 +170,8 @@ function step(run: PromiseRun, event: RunEvent, options: RunOptions): PromiseRun
       if (event.text === undefined || event.text === run.user) return run;
       // The user wrote a new request (longer than any nudge), or answered the question the latest reply asked: the
       // run ends there. (A window of fewer than two replies holds no run to end, and its replies are not classified.)
-      if (event.text.length > NEW_REQUEST_CHARS || (run.recent.length >= 2 && asksUser(run.recent.at(-1)))) {
-        return { ...EMPTY_RUN, user: event.text };
+      if (event.text.length > NEW_REQUEST_CHARS || (run.recent.length >= 2 && asksUser(run.recent.at(-1), reader))) {
+        return { ...EMPTY_READER, user: event.text };
       }
       return { ...run, user: event.text };
     case "host":
@@ -95,7 +179,7 @@ function step(run: PromiseRun, event: RunEvent, options: RunOptions): PromiseRun
     case "assistant":
       if (UNCOUNTED_STOP_REASONS.has(event.stopReason)) return run;
       if (event.toolCalls > 0) return reset(run);
-      return afterReply(run, { entryId: event.entryId, text: event.text, user: run.user }, options);
+      return afterReply(run, { entryId: event.entryId, text: event.text, user: run.user }, reader);
     default:
       return exhaustive(event);
   }
@@ -123,12 +207,12 @@ export function learnedNote(run: { learnedScore: number | null }): string {
     : ` (joined by the learned run scorer: ${run.learnedScore.toFixed(2)} >= ${RUN_MODEL_THRESHOLD})`;
 }
 
-function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): PromiseRun {
+function afterReply(run: ReaderRun, reply: RunReply, reader: Reader): ReaderRun {
   if (run.stalled) {
     const joins =
-      isCandidate(reply) &&
+      reader.candidate(reply) &&
       run.texts.some((text, i) =>
-        similar(text, reply.text, i === run.texts.length - 1 ? { earlier: run.texts.slice(0, i) } : null),
+        reader.similar(text, reply.text, i === run.texts.length - 1 ? { earlier: run.texts.slice(0, i) } : null),
       );
     return {
       recent: run.recent,
@@ -140,24 +224,21 @@ function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): Prom
       user: null,
     };
   }
-  // A reply the models read that answers the user's question, or hands the turn back (a hand-back, a refusal, a
-  // question, a blocker), and promises nothing, ends the run: the conversation moved on. (The rules' sets count a
-  // short answer between promises as an aside; theirs stay as they were.)
-  if (run.recent.length > 0 && endsRunAsModelRead(reply)) return { ...EMPTY_RUN, recent: [reply] };
+  if (run.recent.length > 0 && reader.endsRun(reply)) return { ...EMPTY_READER, recent: [reply] };
   const recent = [...run.recent, reply].slice(-STALL_WINDOW);
   if (recent.length < 2) {
     return {
       recent,
-      promiseEntryIds: EMPTY_RUN.promiseEntryIds,
-      texts: EMPTY_RUN.texts,
+      promiseEntryIds: EMPTY_READER.promiseEntryIds,
+      texts: EMPTY_READER.texts,
       repliesSinceFirst: 0,
       stalled: false,
       learnedScore: null,
       user: null,
     };
   }
-  const group = largestGroup(recent);
-  if (group.length < STALL_RUN_LENGTH && options.learned && recent.length >= STALL_RUN_LENGTH) {
+  const group = largestGroup(recent, reader);
+  if (group.length < STALL_RUN_LENGTH && reader.learned && recent.length >= STALL_RUN_LENGTH) {
     const learned = learnedRun(recent);
     if (learned) return learned;
   }
@@ -174,7 +255,7 @@ function afterReply(run: PromiseRun, reply: RunReply, options: RunOptions): Prom
 }
 
 /** Three replies of the window the learned scorer reads as one promise, when it scores them at its threshold or above. */
-function learnedRun(recent: RunReply[]): PromiseRun | null {
+function learnedRun(recent: RunReply[]): ReaderRun | null {
   const { score, indices } = scoreRun(recent.map((r) => ({ text: r.text, cls: classifyReply(r.text) })));
   if (indices === null || score < RUN_MODEL_THRESHOLD) return null;
   const members = indices.map((i) => recent[i] as RunReply);
@@ -189,44 +270,13 @@ function learnedRun(recent: RunReply[]): PromiseRun | null {
   };
 }
 
-/** Below this many words of prose the language model cannot tell a language: "Django 5.1 drops `X`." stays English. */
-const MIN_PROSE_WORDS = 4;
-
-function proseWords(text: string): number {
-  return foldText(text)
-    .split(/\s+/)
-    .filter((w) => /\p{L}{2}/u.test(w) && !w.includes("⟦")).length;
-}
-
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
-/**
- * Replies the rules do not read are read by the trained promise and pair models instead: those in a language other
- * than English, Chinese, Japanese and Korean (the language model says which), unless the rules found a promise.
- */
-export function modelReads(c: ReplyClass, text: string): boolean {
-  if (c.kind === "empty" || c.kind === "promise" || CJK.test(text)) return false;
-  return c.kind === "unknown-language" || (proseWords(text) >= MIN_PROSE_WORDS && isOtherLanguage(text));
-}
-
 /** A user message this long is a new request or new material, not a nudge (the longest nudge in the sets: 219). */
 export const NEW_REQUEST_CHARS = 280;
 
 const ENDS_WITH_QUESTION = /[?？]\W*$/u;
 
-/** A reply that ends by asking the user something (as the rules read it, or ending in a question and no promise). */
-function asksUser(reply: RunReply | undefined): boolean {
-  if (reply === undefined) return false;
-  const c = classifyReply(reply.text);
-  if (c.kind === "question") return true;
-  if (!ENDS_WITH_QUESTION.test(reply.text.trimEnd())) return false;
-  return modelReads(c, reply.text) && !isModelPromise(reply.text, reply.user ?? null);
-}
-
-/** A reply the models read, promising nothing, that answers the user's question or hands the turn back. */
-function endsRunAsModelRead(reply: RunReply): boolean {
-  if (!modelReads(classifyReply(reply.text), reply.text) || isCandidate(reply)) return false;
-  return answersQuestion(reply) || endsTurn(reply.text, reply.user ?? null);
+function asksUser(reply: RunReply | undefined, reader: Reader): boolean {
+  return reply !== undefined && reader.asks(reply);
 }
 
 /** Whether the user's message the reply answers is a question (not a nudge such as "?" or "and?"). */
@@ -235,23 +285,9 @@ export function answersQuestion(reply: Pick<RunReply, "user">): boolean {
   return user !== null && ENDS_WITH_QUESTION.test(user) && userShapeOf(user).shape === "question";
 }
 
-/** A reply the models read that answers the user's question is a deliverable, whatever it defers to next. */
-function isCandidate(reply: RunReply): boolean {
-  const c = classifyReply(reply.text);
-  if (!modelReads(c, reply.text)) return fallbackEligible(c);
-  return !answersQuestion(reply) && isModelPromise(reply.text, reply.user ?? null);
-}
-
-function similar(a: string, b: string, adjacent: { earlier: readonly string[] } | null = null): boolean {
-  const ca = classifyReply(a);
-  const cb = classifyReply(b);
-  if (modelReads(ca, a) || modelReads(cb, b)) return isSamePromise(a, b);
-  return classSimilarity(ca, cb, a, b, adjacent) >= SIMILARITY_THRESHOLD;
-}
-
 /** Connected groups of candidates under "similar" (a paraphrase may drift from the first wording); the largest, latest. */
-function largestGroup(recent: readonly RunReply[]): RunReply[] {
-  const candidates = recent.filter(isCandidate);
+function largestGroup(recent: readonly RunReply[], reader: Reader): RunReply[] {
+  const candidates = recent.filter(reader.candidate);
   const group = new Map<RunReply, number>(candidates.map((r, i) => [r, i]));
   const find = (r: RunReply): number => {
     let g = group.get(r) as number;
@@ -264,8 +300,8 @@ function largestGroup(recent: readonly RunReply[]): RunReply[] {
       const b = candidates[j] as RunReply;
       if (
         find(a) !== find(b) &&
-        similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null) &&
-        compatibleGroups(candidates, find, find(a), find(b))
+        reader.similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null) &&
+        (reader !== RULES || compatibleGroups(candidates, find, find(a), find(b)))
       )
         group.set(candidates[find(b)] as RunReply, find(a));
     }
@@ -289,6 +325,6 @@ function compatibleGroups(
   return members(left).every((a) => others.every((b) => compatibleReplies(a, b)));
 }
 
-function reset(run: PromiseRun): PromiseRun {
-  return run.recent.length === 0 && !run.stalled && run.user === null ? run : EMPTY_RUN;
+function reset(run: ReaderRun): ReaderRun {
+  return run.recent.length === 0 && !run.stalled && run.user === null ? run : EMPTY_READER;
 }

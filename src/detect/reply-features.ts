@@ -14,6 +14,8 @@ export interface Features {
   values: number[];
 }
 
+import { classifyReply } from "./reply-classifier.js";
+
 const CODE_BLOCK = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 const INLINE_CODE = /`[^`\n]{1,120}`/g;
 const SENTENCE_END = /(?<=[.!?。！？…:：])\s+|\n+/u;
@@ -51,7 +53,7 @@ export function closingOf(folded: string): string {
 }
 
 /** What a namespace's features are called when they are explained. */
-const NAMESPACE_WORDS: Record<string, string> = { c: "closing", w: "reply", s: "shape", u: "user" };
+const NAMESPACE_WORDS: Record<string, string> = { c: "closing", w: "reply", s: "shape", u: "user", r: "rules" };
 
 class FeatureBag {
   readonly counts = new Map<number, number>();
@@ -122,8 +124,8 @@ export function userShapeOf(user: string | null): {
 }
 
 /**
- * The reply's features: closing sentences (n-grams 1–5), the whole reply (3-grams), its shape, and the user's message
- * it answers (its n-grams 1–3 and its shape, alone and with how the reply ends).
+ * The reply's features: closing sentences (n-grams 1–5), the whole reply (3-grams), its shape, the rules' reading of it,
+ * and the user's message it answers (its n-grams 1–3 and its shape, alone and with how the reply ends).
  */
 export function replyFeatures(
   raw: string,
@@ -137,6 +139,11 @@ export function replyFeatures(
   bag.grams("w", folded.slice(-WHOLE_CHARS), 3, 3, 0.5);
   const shape = shapeOf(raw, folded, closing);
   for (const s of shape) bag.add("s", s, 4);
+  // The hand-written rules' reading, as features: what they call the reply, in which language, which actions.
+  const rules = classifyReply(raw);
+  bag.add("r", `kind:${rules.kind}`, 4);
+  bag.add("r", `kind:${rules.kind}|${rules.lang}`, 2);
+  for (const intent of rules.intents) bag.add("r", `action:${intent.action}`, 2);
   const asked = userShapeOf(user);
   bag.add("u", asked.shape, 4);
   bag.add("u", `${asked.shape}|${shape[0]}`, 4);

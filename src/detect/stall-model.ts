@@ -14,8 +14,6 @@ export interface StallModel {
   bias: number;
   /** A reply is a promise at this probability or above (chosen by cross-validation in the trainer). */
   threshold: number;
-  /** Whether a reply is in a language other than English (the rules read English), over the same features. */
-  language: { weights: string; scale: number; bias: number };
   pair: { names: string[]; weights: number[]; bias: number; threshold: number };
   /**
    * Whether a reply hands the turn back to the user (a hand-back, a refusal, a question, a blocker report), over the
@@ -27,14 +25,12 @@ export interface StallModel {
 interface Loaded {
   model: StallModel;
   weights: Int8Array;
-  language: Int8Array;
   turn: Int8Array | null;
 }
 
 let loaded: Loaded | null = null;
 let promiseMemo = boundedMemo<number>();
 let sideMemo = boundedMemo<PairSide>();
-let languageMemo = boundedMemo<boolean>();
 let turnMemo = boundedMemo<number>();
 /** The promise and turn models read the same features of a reply: built once for both. */
 const featuresMemo = boundedMemo<Features>(256);
@@ -58,8 +54,7 @@ export function useStallModel(model: StallModel): void {
     return new Int8Array(buffer.buffer, buffer.byteOffset, buffer.length);
   };
   const turn = model.turn ? bytes(model.turn.weights) : null;
-  loaded = { model, weights: bytes(model.weights), language: bytes(model.language.weights), turn };
-  languageMemo = boundedMemo<boolean>();
+  loaded = { model, weights: bytes(model.weights), turn };
   turnMemo = boundedMemo<number>();
   promiseMemo = boundedMemo<number>();
   sideMemo = boundedMemo<PairSide>();
@@ -71,14 +66,6 @@ function dot(weights: Int8Array, scale: number, bias: number, { slots, values }:
   let z = bias;
   for (let i = 0; i < slots.length; i++) z += (weights[slots[i] as number] as number) * scale * (values[i] as number);
   return z;
-}
-
-/** Whether the reply is written in a language other than English (code and names aside). */
-export function isOtherLanguage(text: string): boolean {
-  return languageMemo(text, () => {
-    const { model, language } = load();
-    return dot(language, model.language.scale, model.language.bias, replyFeatures(text)) >= 0;
-  });
 }
 
 /**

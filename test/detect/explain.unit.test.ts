@@ -63,9 +63,7 @@ describe("explainPath", () => {
     expect(byId.get("p1")).toMatchObject({ label: "promise" });
     const threshold = String(promiseThreshold()).replace(".", "\\.");
     expect(byId.get("p1")?.reason).toMatch(
-      new RegExp(
-        `^trained model \\(not English\\): promise probability [01]\\.\\d\\d \\(at or above ${threshold}\\); weighed most: .+`,
-      ),
+      new RegExp(`^trained model: promise probability [01]\\.\\d\\d \\(at or above ${threshold}\\); weighed most: .+`),
     );
     // The answer to the user's question is a deliverable: it ends the run whatever it defers to next.
     expect(byId.get("a1")).toMatchObject({ label: "answer", inRun: false });

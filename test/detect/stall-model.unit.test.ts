@@ -141,10 +141,36 @@ describe("the trained stall model", () => {
     expect(turnProbability(handback)).toBe(0);
   });
 
-  it("leaves replies the rules read to the rules", () => {
-    useStallModel({ ...shipped(), threshold: 0, pair: { ...shipped().pair, threshold: 0 } });
+  it("read English replies too, beside the rules: a run either reader finds is a stall", () => {
     const english = ["The build uses tsc 5.6.", "Tests run with vitest.", "The cache key has no version."];
+    useStallModel({ ...shipped(), threshold: 0, pair: { ...shipped().pair, threshold: 0 } });
+    const permissive = events(...english).reduce(advanceRun, EMPTY_RUN);
+    expect(permissive.readers.rules.stalled).toBe(false);
+    expect(permissive.readers.models.stalled).toBe(true);
+    expect(permissive.stalled).toBe(true);
+    useStallModel({ ...shipped(), threshold: 1.01 });
     expect(events(...english).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    // The rules' run stands without the models.
+    const rules = ["Let me check the logs.", "Let me check the logs now.", "Let me check the logs again."];
+    const byRules = events(...rules).reduce(advanceRun, EMPTY_RUN);
+    expect(byRules.readers.rules.stalled).toBe(true);
+    expect(byRules.stalled).toBe(true);
+  });
+
+  it("do not overrule a reply the rules read as no promise, nor a Chinese reply with no promise phrase", () => {
+    useStallModel({ ...shipped(), threshold: 0, pair: { ...shipped().pair, threshold: 0 } });
+    const checked = "讓我再核對：對，就是這兩個 +1 疊在一起。";
+    const counted = "讓我再檢查一次：Retries=3 → maxRetries=4 → 共 5 次。";
+    expect(events(checked, counted, checked).reduce(advanceRun, EMPTY_RUN).readers.models.stalled).toBe(false);
+    const analysis = "扩展后的模型共有十一个对象：年级、班级、教师和课程。学期结束后教师录入成绩，系统按年级汇总统计。";
+    expect(events(analysis, analysis, analysis).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    // The same thresholds take English replies the rules find no promise in (above): the veto is the rules' verdict.
+    expect(
+      events("The build uses tsc 5.6.", "Tests run with vitest.", "The cache key has no version.").reduce(
+        advanceRun,
+        EMPTY_RUN,
+      ).stalled,
+    ).toBe(true);
   });
 
   it("reads the user's messages through the session fold: an answered question there ends the run too", () => {
