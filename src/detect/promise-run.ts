@@ -152,7 +152,17 @@ export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
     rules.stalled || (!models.stalled && rules.promiseEntryIds.length >= models.promiseEntryIds.length)
       ? rules
       : models;
-  return { ...shown, readers: { rules, models } };
+  // Written out: one object shape for every run the fold keeps (a spread makes V8 build a new shape per source).
+  return {
+    recent: shown.recent,
+    promiseEntryIds: shown.promiseEntryIds,
+    texts: shown.texts,
+    repliesSinceFirst: shown.repliesSinceFirst,
+    stalled: shown.stalled,
+    learnedScore: shown.learnedScore,
+    user: shown.user,
+    readers: { rules, models },
+  };
 }
 
 /** The hand-written rules alone, without the learned run scorer: what that scorer is trained against. */
