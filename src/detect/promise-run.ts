@@ -82,6 +82,8 @@ interface Reader {
   asks(reply: RunReply): boolean;
   similar(a: string, b: string, adjacent: { earlier: readonly string[] } | null): boolean;
   endsRun(reply: RunReply): boolean;
+  /** Joined groups must keep every pair of members' actions compatible (the rules' intents). */
+  actionsAgree: boolean;
   learned: boolean;
 }
 
@@ -113,6 +115,7 @@ const RULES: Reader = {
   similar: (a, b, adjacent) =>
     classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD,
   endsRun: () => false,
+  actionsAgree: true,
   learned: true,
 };
 
@@ -135,6 +138,7 @@ const MODELS: Reader = {
   // A reply that answers the user's question, or hands the turn back (a hand-back, a refusal, a question, a blocker),
   // and promises nothing, ends the run: the conversation moved on.
   endsRun: (reply) => !MODELS.candidate(reply) && (answersQuestion(reply) || endsTurn(reply.text, reply.user ?? null)),
+  actionsAgree: false,
   learned: false,
 };
 
@@ -311,7 +315,7 @@ function largestGroup(recent: readonly RunReply[], reader: Reader): RunReply[] {
       if (
         find(a) !== find(b) &&
         reader.similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null) &&
-        (reader !== RULES || compatibleGroups(candidates, find, find(a), find(b)))
+        (!reader.actionsAgree || compatibleGroups(candidates, find, find(a), find(b)))
       )
         group.set(candidates[find(b)] as RunReply, find(a));
     }

@@ -1,8 +1,10 @@
 /**
  * Language-agnostic features of a reply for the trained promise model: hashed character n-grams of its NFKC-folded
- * closing sentences and of the whole reply, and the reply's shape. No phrase lists: what a language's promises look
+ * closing sentences and of the whole reply, the reply's shape and the rules' reading of it. No new phrase lists: what a language's promises look
  * like comes from the training data.
  */
+
+import { classifyReply } from "./reply-classifier.js";
 
 /** Feature slots: hashed features fall into this many (a power of two). */
 export const FEATURE_BITS = 18;
@@ -13,8 +15,6 @@ export interface Features {
   slots: number[];
   values: number[];
 }
-
-import { classifyReply } from "./reply-classifier.js";
 
 const CODE_BLOCK = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 const INLINE_CODE = /`[^`\n]{1,120}`/g;
