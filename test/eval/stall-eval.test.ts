@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
@@ -65,6 +67,22 @@ function targetLine(items: readonly Scored[]): string {
   const lows = low.length ? `; languages under ${TARGET.languageRecall}: ${low.join(", ")}` : "";
   return `issue targets (precision >= ${TARGET.precision}, recall >= ${TARGET.recall}, every language >= ${TARGET.languageRecall}): ${met ? "MET" : "MISSED"} — ${figures}${lows}`;
 }
+/** What the frozen split scored when it was scored once, and a fingerprint of the verdicts that figure describes. */
+const SCORED = JSON.parse(readFileSync(join(SET, "v22-baseline.json"), "utf8")) as {
+  commit: string;
+  all: { tp: number; fn: number; fp: number; tn: number };
+  verdicts: { stalledSha256: string };
+};
+const stalledSha256 = (items: readonly Scored[]) =>
+  createHash("sha256")
+    .update(
+      items
+        .filter((s) => s.predicted)
+        .map((s) => s.id)
+        .sort()
+        .join("\n"),
+    )
+    .digest("hex");
 const real = realSessionsPresent(REAL, "stall eval on real sessions") ? scoreRealLeaves(REAL) : null;
 const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
 
@@ -113,6 +131,16 @@ describe("stall detector evaluation", () => {
       expect(items?.length, name).toBe(readLabels(join(SET, name))?.length);
       expect(items?.length, name).toBeGreaterThan(0);
     }
+  });
+
+  // A published figure stands for the code only while the code gives the split the verdicts it was scored with; a
+  // detector that reads it differently needs a fresh split scored (its misses are not printed here).
+  it.runIf(test !== null)(`frozen test split: the verdicts its figure was scored with (${SCORED.commit})`, () => {
+    const { tp, fn, fp, tn } = tally(test ?? []);
+    const why = `the detector's verdicts on the frozen split differ from those scored on ${SCORED.commit}: its figure no longer describes this code; score a fresh split`;
+    const scored = SCORED.all;
+    expect({ tp, fn, fp, tn }, why).toEqual({ tp: scored.tp, fn: scored.fn, fp: scored.fp, tn: scored.tn });
+    expect(stalledSha256(test ?? []), why).toBe(SCORED.verdicts.stalledSha256);
   });
 
   // The issue's targets are printed (MET / MISSED) with the report; the published figure is what counts.
