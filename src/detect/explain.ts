@@ -5,6 +5,7 @@ import {
   NEW_REQUEST_CHARS,
   type PromiseRun,
   type RunEvent,
+  rulesReadLanguage,
   UNCOUNTED_STOP_REASONS,
 } from "./promise-run.js";
 import { classifyReply } from "./reply-classifier.js";
@@ -47,7 +48,7 @@ export function explainPath(events: readonly RunEvent[]): { run: PromiseRun; ste
   }
   const members = new Map(run.promiseEntryIds.map((id, i) => [id, run.texts[i] ?? ""]));
   // The run reported is one reader's: each reply is explained as that reader read it (with no run, a reply the rules
-  // find nothing in is explained by the models).
+  // find nothing in, or in a language they do not read, is explained by the models).
   const byModels = run.promiseEntryIds.length === 0 ? null : run.promiseEntryIds !== run.readers.rules.promiseEntryIds;
   // The user's message each reply answers, as the run saw it (none past another reply or a tool result).
   const answers: (string | null)[] = [];
@@ -92,7 +93,7 @@ function explainStep(
       }
       if (event.toolCalls > 0) return { ...base, ...id, label: "tool call", reason: "resets the run" };
       const c = classifyReply(event.text);
-      if (byModels ?? (c.kind === "unknown-language" || c.kind === "factual")) {
+      if (byModels ?? (c.kind === "unknown-language" || c.kind === "factual" || !rulesReadLanguage(event.text))) {
         return explainByModel(event.entryId, event.text, user, members, { ...base, ...id });
       }
       const model = explainPromise(event.text, user);

@@ -1,5 +1,7 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/slice.js";
+import { lexicon } from "./lexicon.js";
+import { boundedMemo } from "./memo.js";
 import { classifyReply } from "./reply-classifier.js";
 import { userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
@@ -100,12 +102,44 @@ const RULES_READ_OTHERWISE = new Set([
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
- * The rules read the reply as no promise: a deliverable, a question, a refusal and the like in any language, and in
- * Chinese, Japanese and Korean (which their lexicons read word by word) a reply with no action-promise phrase too.
+ * The rules read the reply as no promise: a deliverable, a question, a refusal and the like, and in Chinese, Japanese
+ * and Korean (which their lexicons read word by word) a reply with no action-promise phrase too. Only in the languages
+ * they read: elsewhere what they call a deliverable is the reply's shape, as common among promises as among the rest.
  */
 function rulesReadOtherwise(text: string): boolean {
+  return readOtherwise(text, () => vetoed(text));
+}
+const readOtherwise = boundedMemo<boolean>();
+
+function vetoed(text: string): boolean {
+  if (!rulesReadLanguage(text)) return false;
   const { kind } = classifyReply(text);
   return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
+}
+
+/** Whether the reply is in a language the rules read: English, Chinese, Japanese or Korean. */
+export function rulesReadLanguage(text: string): boolean {
+  return CJK.test(text) || readsAsEnglish(text);
+}
+
+/**
+ * Of the words outside code, the share of English function words at which prose reads as English; a reply of fewer
+ * words (a heading, a list of names) is too short to tell, and is taken as English.
+ */
+const ENGLISH_SHARE = 0.15;
+const FEWEST_WORDS = 8;
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g;
+const WORD = /[\p{L}']+/gu;
+
+function readsAsEnglish(text: string): boolean {
+  const stop = lexicon().enStopWords;
+  let words = 0;
+  let english = 0;
+  for (const [word] of text.replace(CODE, " ").toLowerCase().matchAll(WORD)) {
+    words++;
+    if (stop.has(word)) english++;
+  }
+  return words < FEWEST_WORDS || english >= ENGLISH_SHARE * words;
 }
 
 /** The hand-written rules: the lexicon's promises and their similarity (a reply they cannot read is the models'). */

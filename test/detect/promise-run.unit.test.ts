@@ -218,3 +218,45 @@ describe("advanceRun / detectStall", () => {
     expect(advanceRun(run, reply("x", { toolCalls: 2 }))).toBe(run);
   });
 });
+
+describe("the trained models beside the rules", () => {
+  /** Replies answering "continue" after a request, as a path of events; the run at its end. */
+  function runOf(texts: readonly string[], nudge: string): PromiseRun {
+    const events: RunEvent[] = [{ type: "user", text: "Fix the production build, please." }];
+    texts.forEach((text, i) => {
+      if (i > 0) events.push({ type: "user", text: nudge });
+      events.push(reply(text, { id: `r${i + 1}` }));
+    });
+    return events.reduce(advanceRun, EMPTY_RUN);
+  }
+
+  it("given recaps ending in a promise in a language the rules do not read, then their shape does not veto the models", () => {
+    const spanish = [
+      "Resumen de lo que vi en el log:\n\n- el fallo aparece al compilar `src/env.ts`\n- la variable `VITE_API_URL` llega vacía\n\nAhora reviso la configuración de Vite para ver de dónde sale.",
+      "Vale. Lo que sabemos hasta ahora:\n\n- `VITE_API_URL` está vacía en producción\n- en local sí tiene valor\n\nVoy a revisar `vite.config.ts` para entender por qué pasa.",
+      "Entendido, sigo con eso:\n\n- el problema sigue siendo `VITE_API_URL`\n- hay que mirar cómo se carga el entorno\n\nReviso ahora mismo la configuración de Vite.",
+    ];
+    const run = runOf(spanish, "sigue");
+    expect(run.readers.rules.stalled).toBe(false);
+    expect(run.readers.models.stalled).toBe(true);
+    expect(run.promiseEntryIds).toEqual(["r1", "r2", "r3"]);
+  });
+
+  it("given the same shape in English, which the rules read, then what they call a deliverable stands", () => {
+    const english = [
+      "### Findings\n\n- Jest resolves `date-fns/esm/index.js`\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
+      "## Where things stand\n\n- Jest resolves `date-fns/esm/index.js`\n- 8 suites still fail\n\n**Next:** `npx jest src/components/Invoice`",
+      "### Status\n\n- Jest resolves `date-fns/esm/index.js` now\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
+    ];
+    expect(runOf(english, "continue").stalled).toBe(false);
+  });
+
+  it("given replies too short to tell their language, then they are read as English", () => {
+    const headings = [
+      "### Removed\n- Legacy v1 API",
+      "### Security\n- Upgrade jsonwebtoken to 9.0.2",
+      "### Deprecated\n- `/v2/report` endpoint",
+    ];
+    expect(runOf(headings, "next").stalled).toBe(false);
+  });
+});
