@@ -100,6 +100,7 @@ const RULES_READ_OTHERWISE = new Set([
   "status",
 ]);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const KANA_OR_HANGUL = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * The rules read the reply as no promise: a deliverable, a question, a refusal and the like, and in Chinese, Japanese
@@ -114,6 +115,8 @@ const readOtherwise = boundedMemo<boolean>();
 function vetoed(text: string): boolean {
   if (!rulesReadLanguage(text)) return false;
   const { kind } = classifyReply(text);
+  // Their Japanese and Korean past reading is of any sentence, a promise's lead-in ("…でした。次: …") as often.
+  if (kind === "past" && KANA_OR_HANGUL.test(text)) return false;
   return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
 }
 

@@ -242,6 +242,17 @@ describe("the trained models beside the rules", () => {
     expect(run.promiseEntryIds).toEqual(["r1", "r2", "r3"]);
   });
 
+  it("given Japanese replies that report in the past and close on a next step, then the past reading does not veto the models", () => {
+    const japanese = [
+      "原因の候補は 2 つに絞れました。\n\n次: `vite.config.ts` の env 設定の確認",
+      "ローカルでは値が入っていました。\n\n## 次\n\n`vite.config.ts` の env 設定の確認",
+      "本番だけ空になっていました。\n\n**次:** `vite.config.ts` の env 設定の確認",
+    ];
+    const run = runOf(japanese, "続けて");
+    expect(run.readers.rules.stalled).toBe(false);
+    expect(run.readers.models.stalled).toBe(true);
+  });
+
   it("given the same shape in English, which the rules read, then what they call a deliverable stands", () => {
     const english = [
       "### Findings\n\n- Jest resolves `date-fns/esm/index.js`\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
