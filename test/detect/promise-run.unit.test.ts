@@ -253,6 +253,29 @@ describe("the trained models beside the rules", () => {
     expect(run.readers.models.stalled).toBe(true);
   });
 
+  it("given questions the user asks, when each reply answers and then defers to the same next step, then no stall", () => {
+    const next = " Als Nächstes schaue ich mir den flakigen Retry-Test an.";
+    const exchanges: [string, string][] = [
+      [
+        "Warum gehen im Fan-out Nachrichten verloren?",
+        `Der Writer hängt nach Unlock() noch an den Slice an, während ein Leser über das alte Array iteriert; deshalb fehlen einzelne Elemente.${next}`,
+      ],
+      [
+        "Und wie teuer wäre eine Kopie pro Empfänger?",
+        `Etwa 40 ns pro Nachricht bei der üblichen Größe, das liegt deutlich im Budget, das du genannt hast.${next}`,
+      ],
+      [
+        "Betrifft das auch den Replay-Pfad?",
+        `Nein, der Replay-Pfad liest aus einem eigenen Puffer und hält die Sperre die ganze Zeit.${next}`,
+      ],
+    ];
+    const events = exchanges.flatMap(([user, text], i): RunEvent[] => [
+      { type: "user", text: user },
+      reply(text, { id: `r${i + 1}` }),
+    ]);
+    expect(events.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+  });
+
   it("given the same shape in English, which the rules read, then what they call a deliverable stands", () => {
     const english = [
       "### Findings\n\n- Jest resolves `date-fns/esm/index.js`\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
