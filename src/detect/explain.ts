@@ -5,7 +5,6 @@ import {
   NEW_REQUEST_CHARS,
   type PromiseRun,
   type RunEvent,
-  rulesReadLanguage,
   UNCOUNTED_STOP_REASONS,
 } from "./promise-run.js";
 import { classifyReply } from "./reply-classifier.js";
@@ -93,7 +92,7 @@ function explainStep(
       }
       if (event.toolCalls > 0) return { ...base, ...id, label: "tool call", reason: "resets the run" };
       const c = classifyReply(event.text);
-      if (byModels ?? (c.kind === "unknown-language" || c.kind === "factual" || !rulesReadLanguage(event.text))) {
+      if (byModels ?? (c.kind === "unknown-language" || c.kind === "factual" || !c.readable)) {
         return explainByModel(event.entryId, event.text, user, members, { ...base, ...id });
       }
       const model = explainPromise(event.text, user);

@@ -1,7 +1,6 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/slice.js";
-import { lexicon } from "./lexicon.js";
-import { boundedMemo } from "./memo.js";
+import { KANA_OR_HANGUL } from "./han.js";
 import { classifyReply } from "./reply-classifier.js";
 import { userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
@@ -100,7 +99,6 @@ const RULES_READ_OTHERWISE = new Set([
   "status",
 ]);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const KANA_OR_HANGUL = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * The rules read the reply as no promise: a deliverable, a question, a refusal and the like, and in Chinese, Japanese
@@ -108,41 +106,11 @@ const KANA_OR_HANGUL = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}
  * they read: elsewhere what they call a deliverable is the reply's shape, as common among promises as among the rest.
  */
 function rulesReadOtherwise(text: string): boolean {
-  return readOtherwise(text, () => vetoed(text));
-}
-const readOtherwise = boundedMemo<boolean>();
-
-function vetoed(text: string): boolean {
-  if (!rulesReadLanguage(text)) return false;
-  const { kind } = classifyReply(text);
+  const { kind, readable } = classifyReply(text);
+  if (!readable) return false;
   // Their Japanese and Korean past reading is of any sentence, a promise's lead-in ("…でした。次: …") as often.
   if (kind === "past" && KANA_OR_HANGUL.test(text)) return false;
   return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
-}
-
-/** Whether the reply is in a language the rules read: English, Chinese, Japanese or Korean. */
-export function rulesReadLanguage(text: string): boolean {
-  return CJK.test(text) || readsAsEnglish(text);
-}
-
-/**
- * Of the words outside code, the share of English function words at which prose reads as English; a reply of fewer
- * words (a heading, a list of names) is too short to tell, and is taken as English.
- */
-const ENGLISH_SHARE = 0.15;
-const FEWEST_WORDS = 8;
-const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g;
-const WORD = /[\p{L}']+/gu;
-
-function readsAsEnglish(text: string): boolean {
-  const stop = lexicon().enStopWords;
-  let words = 0;
-  let english = 0;
-  for (const [word] of text.replace(CODE, " ").toLowerCase().matchAll(WORD)) {
-    words++;
-    if (stop.has(word)) english++;
-  }
-  return words < FEWEST_WORDS || english >= ENGLISH_SHARE * words;
 }
 
 /** The hand-written rules: the lexicon's promises and their similarity (a reply they cannot read is the models'). */

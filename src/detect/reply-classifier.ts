@@ -34,6 +34,11 @@ export interface ReplyClass {
   kind: ReplyKind;
   reason: string;
   lang: ReplyLang;
+  /**
+   * Whether the reply is in a language the rules read: Chinese, Japanese, Korean, or English by its share of function
+   * words (a reply too short to tell counts as English). Elsewhere a reading other than "unknown-language" is of shape.
+   */
+  readable: boolean;
   /** The promised actions (only for "promise"). */
   intents: Intent[];
 }
@@ -52,10 +57,16 @@ export function isPromiseReply(text: string): boolean {
   return classifyReply(text).kind === "promise";
 }
 
-const result = (kind: ReplyKind, reason: string, lang: ReplyLang, intents: Intent[] = []): ReplyClass => ({
+interface Language {
+  lang: ReplyLang;
+  readable: boolean;
+}
+
+const result = (kind: ReplyKind, reason: string, language: Language, intents: Intent[] = []): ReplyClass => ({
   kind,
   reason,
-  lang,
+  lang: language.lang,
+  readable: language.readable,
   intents,
 });
 
@@ -99,7 +110,7 @@ interface Sentence {
 
 function classify(text: string): ReplyClass {
   const raw = text.trim();
-  if (raw.length === 0) return result("empty", "no text", "other");
+  if (raw.length === 0) return result("empty", "no text", { lang: "other", readable: true });
   const lex = lexicon();
   const blocker = blockerCode(raw, lex);
   const normalized = normalizeText(raw);
@@ -121,14 +132,15 @@ function classify(text: string): ReplyClass {
     .replace(ASIDE, " ")
     .replace(REPORTED, " ");
   const codeBlocks = codes.length;
-  const lang = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);
-  if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, lang);
+  const language = languageOf(raw, units(prose.replace(/\u0001code\d+/g, "")), lex);
+  const { lang } = language;
+  if (blocker?.hard) return result("blocker", `states blocker ${blocker.code}`, language);
   const other = KANA_OR_HANGUL.test(raw) ? readOtherScript(raw) : null;
-  if (other) return result(other.kind, other.reason, lang, other.intents);
+  if (other) return result(other.kind, other.reason, language, other.intents);
   // A refusal ends the reply; "I won't kill anything yet. I'll inspect pid 22871" goes on to promise.
   const closing = splitSentences(prose).at(-1) ?? prose;
   const refusal = lex.refusals.find((r) => closing.includes(r));
-  if (refusal) return result("refusal", `declines: "${refusal}"`, lang);
+  if (refusal) return result("refusal", `declines: "${refusal}"`, language);
 
   const sentences: Sentence[] = splitSentences(prose).map((s) => {
     if (s.startsWith(CODE_MARK)) {
@@ -140,7 +152,7 @@ function classify(text: string): ReplyClass {
   });
   leadListItems(sentences, lex);
   const handBack = handBackOf(sentences, lex);
-  if (handBack) return result("question", handBack, lang);
+  if (handBack) return result("question", handBack, language);
 
   const promises: { sentence: number; clause: Clause }[] = [];
   sentences.forEach((s, i) => {
@@ -151,33 +163,34 @@ function classify(text: string): ReplyClass {
   const all = sentences.flatMap((s) => s.clauses);
   if (promises.length === 0) {
     const deliverable = all.find((c) => c.action === null && !c.conditional);
-    if (deliverable) return result("deliverable", `delivers: "${deliverable.verb}"`, lang);
+    if (deliverable) return result("deliverable", `delivers: "${deliverable.verb}"`, language);
     if (lang === "other" && shownCommand(sentences, sentences.findIndex((s) => s.code !== null) - 1)) {
       return result(
         "unknown-language",
         "a command shown in a code block, in a language the lexicons do not read",
-        lang,
+        language,
       );
     }
     const listed = listPromise(sentences, lex);
     if (listed) {
-      return result("promise", `a list of steps: ${listed.action}(${listed.object.join(", ")})`, lang, [listed]);
+      return result("promise", `a list of steps: ${listed.action}(${listed.object.join(", ")})`, language, [listed]);
     }
     const command = shell === null || !allShell || codeBlocks > 2 ? null : shownAlone(shell, sentences, all);
     if (command)
-      return result("promise", `shows a command instead of running it: ${command.join(" ")}`, lang, [
+      return result("promise", `shows a command instead of running it: ${command.join(" ")}`, language, [
         { action: "run", object: command, verb: "(command shown in a code block)", lead: "(code block)" },
       ]);
     if (codeBlocks > 0 || sentences.some((s) => s.listItem)) {
-      return result("deliverable", "a code block, list or table", lang);
+      return result("deliverable", "a code block, list or table", language);
     }
     const shaped = all.find((c) => c.conditional) ?? all.find((c) => c.status) ?? all.find((c) => c.past);
-    if (shaped?.conditional) return result("conditional", `a promise under a condition: "${clauseText(shaped)}"`, lang);
-    if (shaped?.status) return result("status", `reports a state: "${clauseText(shaped)}"`, lang);
-    if (shaped?.past) return result("past", `tells what was done: "${clauseText(shaped)}"`, lang);
-    if (blocker) return result("blocker", `states blocker ${blocker.code}`, lang);
-    if (lang === "other") return result("unknown-language", "no English or Chinese text to read", lang);
-    return result("factual", "no action-promise phrase", lang);
+    if (shaped?.conditional)
+      return result("conditional", `a promise under a condition: "${clauseText(shaped)}"`, language);
+    if (shaped?.status) return result("status", `reports a state: "${clauseText(shaped)}"`, language);
+    if (shaped?.past) return result("past", `tells what was done: "${clauseText(shaped)}"`, language);
+    if (blocker) return result("blocker", `states blocker ${blocker.code}`, language);
+    if (lang === "other") return result("unknown-language", "no English or Chinese text to read", language);
+    return result("factual", "no action-promise phrase", language);
   }
   const first = promises[0] as { sentence: number; clause: Clause };
   const last = promises.at(-1) as { sentence: number; clause: Clause };
@@ -186,13 +199,14 @@ function classify(text: string): ReplyClass {
   const before =
     proseUnits(sentences.slice(0, last.sentence).filter((_, i) => !promising.has(i))) +
     countUnits(sentences[first.sentence]?.seq.slice(0, first.clause.start) ?? []);
-  if (before >= LONG_LEAD_UNITS) return result("deliverable", `answers first (${before} units), then announces`, lang);
+  if (before >= LONG_LEAD_UNITS)
+    return result("deliverable", `answers first (${before} units), then announces`, language);
   const after = tailUnits(sentences, last);
-  if (after >= LONG_TAIL_UNITS) return result("deliverable", `goes on after the promise (${after} units)`, lang);
+  if (after >= LONG_TAIL_UNITS) return result("deliverable", `goes on after the promise (${after} units)`, language);
   // The colon of the sentence's first promise: clauses after it belong to the answer ("让我看看：在 X 里加上 Y").
   const opening = promises.find((p) => p.sentence === last.sentence) ?? last;
   const answered = answersAfterColon(sentences, opening, lex);
-  if (answered) return result("deliverable", answered, lang);
+  if (answered) return result("deliverable", answered, language);
   const intents: Intent[] = promises.map(({ clause, sentence }) => ({
     action: clause.action as string,
     object:
@@ -215,7 +229,7 @@ function classify(text: string): ReplyClass {
   if (shown)
     intents.push({ action: "run", object: shown, verb: "(command shown in a code block)", lead: last.clause.lead });
   const named = intents.map((i) => `${i.action}(${i.object.join(", ") || "-"})`).join(", ");
-  return result("promise", `announces ${named} via "${clauseText(last.clause)}"`, lang, intents);
+  return result("promise", `announces ${named} via "${clauseText(last.clause)}"`, language, intents);
 }
 
 /** Items of at most this many units: a list of steps, not an answer laid out as a list. */
@@ -587,19 +601,24 @@ function isStated(text: string, at: number, length: number): boolean {
 // biome-ignore lint/complexity/useRegexLiterals: a literal with the v flag needs an ES2024 target
 const OTHER_SCRIPT = new RegExp("[\\p{L}--[\\p{Script=Latin}\\p{Script=Han}]]", "v");
 
-function languageOf(raw: string, seq: readonly string[], lex: Lexicon): ReplyLang {
-  if (KANA_OR_HANGUL.test(raw)) return "other";
+/** Of a reply's words, the share of English function words at which it reads as English; fewer words cannot tell. */
+const ENGLISH_SHARE = 0.15;
+const FEWEST_WORDS = 8;
+
+function languageOf(raw: string, seq: readonly string[], lex: Lexicon): Language {
+  if (KANA_OR_HANGUL.test(raw)) return { lang: "other", readable: true };
   let han = 0;
   let english = 0;
-  let latin = 0;
+  let words = 0;
   for (const u of seq) {
     if (/^\p{Script=Han}$/u.test(u)) han++;
     else if (/^[a-z']+$/.test(u)) {
-      latin++;
+      words++;
       if (lex.enStopWords.has(u) || lex.fillerUnits.has(u)) english++;
-    } else if (/^\p{L}+$/u.test(u)) latin++;
+    } else if (/^\p{L}+$/u.test(u)) words++;
   }
-  if (han > 0) return english >= 2 || latin >= 3 ? "mixed" : "zh";
-  if (OTHER_SCRIPT.test(raw.replace(/```[\s\S]*?```/g, ""))) return "other";
-  return latin >= 3 && english === 0 ? "other" : "en";
+  if (han > 0) return { lang: english >= 2 || words >= 3 ? "mixed" : "zh", readable: true };
+  const readable = words < FEWEST_WORDS || english >= ENGLISH_SHARE * words;
+  if (OTHER_SCRIPT.test(raw.replace(/```[\s\S]*?```/g, ""))) return { lang: "other", readable };
+  return { lang: words >= 3 && english === 0 ? "other" : "en", readable };
 }

@@ -1,7 +1,7 @@
 /**
  * Language-agnostic features of a reply for the trained promise model: hashed character n-grams of its NFKC-folded
- * closing sentences and of the whole reply, the reply's shape and the rules' reading of it. No new phrase lists: what a language's promises look
- * like comes from the training data.
+ * closing sentences and of the whole reply, the reply's shape and the rules' reading of it. No new phrase lists: what a
+ * language's promises look like comes from the training data.
  */
 
 import { classifyReply } from "./reply-classifier.js";

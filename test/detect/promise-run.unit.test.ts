@@ -230,27 +230,32 @@ describe("the trained models beside the rules", () => {
     return events.reduce(advanceRun, EMPTY_RUN);
   }
 
-  it("given recaps ending in a promise in a language the rules do not read, then their shape does not veto the models", () => {
-    const spanish = [
-      "Resumen de lo que vi en el log:\n\n- el fallo aparece al compilar `src/env.ts`\n- la variable `VITE_API_URL` llega vacía\n\nAhora reviso la configuración de Vite para ver de dónde sale.",
-      "Vale. Lo que sabemos hasta ahora:\n\n- `VITE_API_URL` está vacía en producción\n- en local sí tiene valor\n\nVoy a revisar `vite.config.ts` para entender por qué pasa.",
-      "Entendido, sigo con eso:\n\n- el problema sigue siendo `VITE_API_URL`\n- hay que mirar cómo se carga el entorno\n\nReviso ahora mismo la configuración de Vite.",
-    ];
-    const run = runOf(spanish, "sigue");
+  // In a language the rules do not read, their "deliverable" is the reply's shape; in Japanese and Korean their past
+  // reading takes any sentence's past ending: neither vetoes the models.
+  it.each([
+    {
+      what: "Spanish recaps closing on a promise",
+      nudge: "sigue",
+      texts: [
+        "Resumen de lo que vi en el log:\n\n- el fallo aparece al compilar `src/env.ts`\n- la variable `VITE_API_URL` llega vacía\n\nAhora reviso la configuración de Vite para ver de dónde sale.",
+        "Vale. Lo que sabemos hasta ahora:\n\n- `VITE_API_URL` está vacía en producción\n- en local sí tiene valor\n\nVoy a revisar `vite.config.ts` para entender por qué pasa.",
+        "Entendido, sigo con eso:\n\n- el problema sigue siendo `VITE_API_URL`\n- hay que mirar cómo se carga el entorno\n\nReviso ahora mismo la configuración de Vite.",
+      ],
+    },
+    {
+      what: "Japanese reports in the past closing on a next step",
+      nudge: "続けて",
+      texts: [
+        "原因の候補は 2 つに絞れました。\n\n次: `vite.config.ts` の env 設定の確認",
+        "ローカルでは値が入っていました。\n\n## 次\n\n`vite.config.ts` の env 設定の確認",
+        "本番だけ空になっていました。\n\n**次:** `vite.config.ts` の env 設定の確認",
+      ],
+    },
+  ])("given $what, then the models' reader stalls where the rules' does not", ({ texts, nudge }) => {
+    const run = runOf(texts, nudge);
     expect(run.readers.rules.stalled).toBe(false);
     expect(run.readers.models.stalled).toBe(true);
     expect(run.promiseEntryIds).toEqual(["r1", "r2", "r3"]);
-  });
-
-  it("given Japanese replies that report in the past and close on a next step, then the past reading does not veto the models", () => {
-    const japanese = [
-      "原因の候補は 2 つに絞れました。\n\n次: `vite.config.ts` の env 設定の確認",
-      "ローカルでは値が入っていました。\n\n## 次\n\n`vite.config.ts` の env 設定の確認",
-      "本番だけ空になっていました。\n\n**次:** `vite.config.ts` の env 設定の確認",
-    ];
-    const run = runOf(japanese, "続けて");
-    expect(run.readers.rules.stalled).toBe(false);
-    expect(run.readers.models.stalled).toBe(true);
   });
 
   it("given questions the user asks, when each reply answers and then defers to the same next step, then no stall", () => {
