@@ -5,6 +5,7 @@ export {
   type PromiseRun,
   type RunEvent,
   type RunReply,
+  readsAsPromise,
   STALL_RUN_LENGTH,
   STALL_WINDOW,
   type StallVerdict,

@@ -132,6 +132,7 @@ const RULES: Reader = {
 const MODELS: Reader = {
   candidate: (reply) =>
     reply.text.trim() !== "" &&
+    !ASKS_THE_USER.test(reply.text) &&
     !rulesReadOtherwise(reply.text) &&
     !answersQuestion(reply) &&
     isModelPromise(reply.text, reply.user ?? null),
@@ -146,6 +147,15 @@ const MODELS: Reader = {
   actionsAgree: false,
   learned: false,
 };
+
+/**
+ * How each reader reads one reply, given the user's message it answers: whether it is a promise the reader may join
+ * into a run. The detector reads a reply as a promise when either does.
+ */
+export function readsAsPromise(reply: Pick<RunReply, "text" | "user">): { rules: boolean; models: boolean } {
+  const r = { entryId: "", ...reply };
+  return { rules: RULES.candidate(r), models: MODELS.candidate(r) };
+}
 
 /**
  * One step of both readers. Tool calls, tool results and recovery anchors reset a run; user and host messages pass
@@ -293,6 +303,12 @@ function learnedRun(recent: RunReply[]): ReaderRun | null {
 export const NEW_REQUEST_CHARS = 280;
 
 const ENDS_WITH_QUESTION = /[?？]\W*$/u;
+/**
+ * The reply's last words ask the user something: the turn is handed back, whatever came before. Written by the
+ * training writers after 0.35% of the promises and 6.9% of the other replies; real replies often close a long report
+ * this way ("**¿Quieres que pruebe…?**").
+ */
+const ASKS_THE_USER = /[?？][\s*_`"'”’»)\]）」』]*$/u;
 
 function asksUser(reply: RunReply | undefined, reader: Reader): boolean {
   return reply !== undefined && reader.asks(reply);

@@ -20,7 +20,7 @@ const CODE_BLOCK = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 const INLINE_CODE = /`[^`\n]{1,120}`/g;
 const SENTENCE_END = /(?<=[.!?。！？…:：])\s+|\n+/u;
 const CLOSING_CHARS = 240;
-const WHOLE_CHARS = 1600;
+const WHOLE_CHARS = 480;
 
 /** FNV-1a of the namespace and the gram, folded into the slots. */
 function slotOf(namespace: string, gram: string): number {
@@ -91,14 +91,14 @@ class FeatureBag {
   }
 }
 
-/** Shape of the reply: how it ends, lists, code, length (as hashed indicator features). */
+/**
+ * Shape of the reply: how it ends, lists, code (as hashed indicator features). Not its length: every reply of 1,000
+ * characters or more in the training sets is a promise, which real long reports are not.
+ */
 function shapeOf(raw: string, folded: string, closing: string): string[] {
   const end = closing.trimEnd().slice(-1);
-  const lines = raw.split("\n").filter((l) => l.trim() !== "");
   const shape = [
     `end:${/[.。]/.test(end) ? "." : /[?？]/.test(end) ? "?" : /[:：]/.test(end) ? ":" : /[!！]/.test(end) ? "!" : end === "…" ? "…" : "other"}`,
-    `lines:${Math.min(lines.length, 8)}`,
-    `length:${Math.min(Math.floor(Math.log2(folded.length + 1)), 12)}`,
   ];
   if (/(```|~~~)/.test(raw)) shape.push(/(```|~~~)\s*$/.test(raw.trimEnd()) ? "code:last" : "code");
   if (/^\s*(?:[-*•]|\d+[.)])\s/m.test(raw)) shape.push("list");

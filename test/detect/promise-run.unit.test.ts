@@ -5,6 +5,7 @@ import {
   EMPTY_RUN,
   type PromiseRun,
   type RunEvent,
+  readsAsPromise,
   STALL_RUN_LENGTH,
   STALL_WINDOW,
 } from "../../src/detect/index.js";
@@ -288,6 +289,21 @@ describe("the trained models beside the rules", () => {
       "### Status\n\n- Jest resolves `date-fns/esm/index.js` now\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
     ];
     expect(runOf(english, "continue").stalled).toBe(false);
+  });
+
+  it("given replies that close by asking the user, then the models do not read them as promises", () => {
+    const asking = [
+      "Reviso `vite.config.ts` y la carga del entorno. ¿Quieres que lo haga ahora?",
+      "Puedo revisar `vite.config.ts` para ver de dónde sale `VITE_API_URL`. **¿Sigo con eso?**",
+      "Lo siguiente sería revisar `vite.config.ts`. ¿Prefieres que lo mire yo o lo miras tú?",
+    ];
+    for (const text of asking) expect(readsAsPromise({ text, user: "sigue" }).models).toBe(false);
+    expect(runOf(asking, "sigue").stalled).toBe(false);
+  });
+
+  it("given a question inside a reply that goes on to promise, then the promise still counts", () => {
+    const text = "日志里为什么是空的？我现在去检查 `vite.config.ts` 的环境变量配置。";
+    expect(readsAsPromise({ text, user: "继续" }).models).toBe(true);
   });
 
   it("given replies too short to tell their language, then they are read as English", () => {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { isStalled } from "../../reducers/recovery.js";
-import { classifyReply } from "../../src/detect/index.js";
+import { readsAsPromise } from "../../src/detect/index.js";
 import { foldTree } from "../../src/fold/session-fold.js";
 import { textOf } from "../../src/fold/to-event.js";
 import type { AgentMessage } from "../../src/log/entry-types.js";
@@ -106,19 +106,25 @@ export function scoreRealLeaves(dir: string): Scored[] | null {
   return out;
 }
 
-/** One hand label of a text-only assistant reply in a real session (`real-replies/labels.jsonl`). */
+/**
+ * One hand label of a text-only assistant reply in a real session: `real-replies/labels.jsonl` (`label`, `promiseLike`)
+ * or `real-replies/corpus-v3/labels.jsonl` (`promise`, `kind`).
+ */
 interface ReplyLabel {
   file: string;
   line: number;
-  entryId: string | null;
-  label: string;
-  promiseLike: boolean;
   lang: string;
+  label?: string;
+  promiseLike?: boolean;
+  promise?: boolean;
+  kind?: string;
 }
 
 /**
- * The classifier on every labelled real reply: expected is "promise" or promise-like, predicted is the classifier's
- * "promise". The reply is found by its line in the session file (v1 files have no entry ids).
+ * The detector's reading of every labelled real reply: expected is a promise (or promise-like), predicted is a
+ * promise to either reader (`detail` says which), given the user's message the reply answers. The reply is found by
+ * its line in the session file (v1 files have no entry ids), and the user's message by the lines before it: the
+ * user message after the latest assistant message or tool result, as the run reads it on a linear path.
  */
 export function scoreRealReplies(labelsPath: string, sessionsDir: string): Scored[] | null {
   if (!existsSync(labelsPath) || !existsSync(sessionsDir)) return null;
@@ -133,15 +139,34 @@ export function scoreRealReplies(labelsPath: string, sessionsDir: string): Score
       lines = readFileSync(join(sessionsDir, label.file), "utf8").split("\n");
       files.set(label.file, lines);
     }
-    const entry = JSON.parse(lines[label.line - 1] ?? "{}") as { message?: AgentMessage };
-    const reply = entry.message ? classifyReply(textOf(entry.message)) : null;
+    const message = messageAt(lines, label.line);
+    const text = message ? textOf(message) : null;
+    const read = text === null ? null : readsAsPromise({ text, user: userBefore(lines, label.line) });
+    const readers = read ? [read.rules ? "rules" : "", read.models ? "models" : ""].filter(Boolean) : [];
     return {
       id: `${label.file.slice(0, 40)}:${label.line}`,
-      expected: label.label === "promise" || label.promiseLike,
-      predicted: reply?.kind === "promise",
+      expected: label.promise ?? (label.label === "promise" || label.promiseLike === true),
+      predicted: readers.length > 0,
       lang: label.lang,
-      category: label.label,
-      detail: reply ? `(classified ${reply.kind}: ${reply.reason})` : "(no message on that line)",
+      category: label.kind ?? label.label ?? "",
+      detail: read ? `(a promise to: ${readers.join(" and ") || "neither reader"})` : "(no message on that line)",
     };
   });
+}
+
+function messageAt(lines: readonly string[], line: number): AgentMessage | null {
+  try {
+    return (JSON.parse(lines[line - 1] ?? "{}") as { message?: AgentMessage }).message ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function userBefore(lines: readonly string[], line: number): string | null {
+  for (let at = line - 1; at >= 1; at--) {
+    const role = messageAt(lines, at)?.role;
+    if (role === "user") return textOf(messageAt(lines, at) as AgentMessage);
+    if (role === "assistant" || role === "toolResult") return null;
+  }
+  return null;
 }

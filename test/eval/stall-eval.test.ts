@@ -6,6 +6,7 @@ import { detectStall } from "../../src/detect/index.js";
 import { realSessionsPresent, SHARED_SESSIONS } from "../helpers/shared-sessions.js";
 import { precision, recall, report, type Scored, tally } from "./eval-table.js";
 import { readLabels, scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
+import { CORPUS } from "./loop-corpus.js";
 import { STALL_CASES } from "./stall-cases.js";
 
 const SET = join(import.meta.dirname, "stall-set");
@@ -85,6 +86,9 @@ const stalledSha256 = (items: readonly Scored[]) =>
     .digest("hex");
 const real = realSessionsPresent(REAL, "stall eval on real sessions") ? scoreRealLeaves(REAL) : null;
 const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
+/** Replies of the real corpus labelled by a writer who saw no code: held out from everything the detector learned. */
+const HELD_OUT_REPLIES = join(import.meta.dirname, "real-replies", "corpus-v3");
+const heldOutReplies = scoreRealReplies(join(HELD_OUT_REPLIES, "labels.jsonl"), CORPUS);
 
 describe("stall detector evaluation", () => {
   it("prints precision and recall per set, by language and category, and every miss", () => {
@@ -95,18 +99,20 @@ describe("stall detector evaluation", () => {
     if (devs.filter((d) => d.items).length > 1) parts.push(report("dev splits combined (tuned on)", dev));
     if (test) parts.push(`${report("test split (frozen; scored only)", test)}\n  ${targetLine(test)}`);
     if (real) parts.push(report(`real sessions: every entry of every file in ${REAL} as a leaf`, real));
-    if (realReplies) {
-      parts.push(
-        report(
-          "real replies: the classifier on every hand-labelled text-only reply (promise or promise-like)",
-          realReplies,
-        ),
-      );
-    }
+    const replyTitle = "the detector's reading (a promise to either reader) of every hand-labelled text-only reply";
+    if (realReplies) parts.push(report(`real replies of the public sessions: ${replyTitle}`, realReplies));
+    if (heldOutReplies) parts.push(report(`held-out real replies of the corpus: ${replyTitle}`, heldOutReplies));
     console.log(parts.join("\n\n"));
     // Every set present is printed, each with its totals and a row per language.
     const present = devs.filter((d) => d.items).length;
-    const expected = 1 + present + (present > 1 ? 1 : 0) + (test ? 1 : 0) + (real ? 1 : 0) + (realReplies ? 1 : 0);
+    const expected =
+      1 +
+      present +
+      (present > 1 ? 1 : 0) +
+      (test ? 1 : 0) +
+      (real ? 1 : 0) +
+      (realReplies ? 1 : 0) +
+      (heldOutReplies ? 1 : 0);
     expect(parts).toHaveLength(expected);
     for (const part of parts) expect(part).toMatch(/\n {2}all +\d+ +\d+ +\d+ +\d+ /);
   });
@@ -124,6 +130,12 @@ describe("stall detector evaluation", () => {
   it.runIf(real !== null)("real sessions: no leaf, and no earlier entry taken as a leaf, is a stall", () => {
     const stalled = (real ?? []).filter((s) => s.predicted).map((s) => `${s.id} ${s.detail}`);
     expect(stalled).toEqual([]);
+  });
+
+  it.runIf(heldOutReplies !== null)("held-out real replies: the reading their published figure describes", () => {
+    const published = JSON.parse(readFileSync(join(HELD_OUT_REPLIES, "scored.json"), "utf8")) as { tally: object };
+    const { tp, fn, fp, tn } = tally(heldOutReplies ?? []);
+    expect({ tp, fn, fp, tn }, "publish the held-out real replies' figure again").toEqual(published.tally);
   });
 
   it("dev splits: every labelled leaf of every dev folder is scored", () => {
