@@ -136,7 +136,7 @@ const MODELS: Reader = {
     !rulesReadOtherwise(reply.text) &&
     !answersQuestion(reply) &&
     isModelPromise(reply.text, reply.user ?? null),
-  asks: (reply) => ENDS_WITH_QUESTION.test(reply.text.trimEnd()) && !isModelPromise(reply.text, reply.user ?? null),
+  asks: (reply) => ASKS_THE_USER.test(reply.text),
   similar: (a, b, adjacent) =>
     classifyReply(a).kind === "promise" && classifyReply(b).kind === "promise"
       ? RULES.similar(a, b, adjacent)
@@ -302,7 +302,6 @@ function learnedRun(recent: RunReply[]): ReaderRun | null {
 /** A user message this long is a new request or new material, not a nudge (the longest nudge in the sets: 219). */
 export const NEW_REQUEST_CHARS = 280;
 
-const ENDS_WITH_QUESTION = /[?？]\W*$/u;
 /**
  * The reply's last words ask the user something: the turn is handed back, whatever came before. Written by the
  * training writers after 0.35% of the promises and 6.9% of the other replies; real replies often close a long report
@@ -317,7 +316,7 @@ function asksUser(reply: RunReply | undefined, reader: Reader): boolean {
 /** Whether the user's message the reply answers is a question (not a nudge such as "?" or "and?"). */
 export function answersQuestion(reply: Pick<RunReply, "user">): boolean {
   const user = reply.user ?? null;
-  return user !== null && ENDS_WITH_QUESTION.test(user) && userShapeOf(user).shape === "question";
+  return user !== null && userShapeOf(user).shape === "question";
 }
 
 /** Connected groups of candidates under "similar" (a paraphrase may drift from the first wording); the largest, latest. */
