@@ -305,7 +305,7 @@ export const NEW_REQUEST_CHARS = 280;
 /**
  * The reply's last words ask the user something: the turn is handed back, whatever came before. Written by the
  * training writers after 0.35% of the promises and 6.9% of the other replies; real replies often close a long report
- * this way ("**¿Quieres que pruebe…?**").
+ * this way ("…**¿Sigo con eso?**").
  */
 const ASKS_THE_USER = /[?？][\s*_`"'”’»)\]）」』]*$/u;
 
