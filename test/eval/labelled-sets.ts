@@ -164,9 +164,9 @@ function messageAt(lines: readonly string[], line: number): AgentMessage | null 
 
 function userBefore(lines: readonly string[], line: number): string | null {
   for (let at = line - 1; at >= 1; at--) {
-    const role = messageAt(lines, at)?.role;
-    if (role === "user") return textOf(messageAt(lines, at) as AgentMessage);
-    if (role === "assistant" || role === "toolResult") return null;
+    const message = messageAt(lines, at);
+    if (message?.role === "user") return textOf(message);
+    if (message?.role === "assistant" || message?.role === "toolResult") return null;
   }
   return null;
 }
