@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
@@ -86,9 +86,13 @@ const stalledSha256 = (items: readonly Scored[]) =>
     .digest("hex");
 const real = realSessionsPresent(REAL, "stall eval on real sessions") ? scoreRealLeaves(REAL) : null;
 const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
-/** Replies of the real corpus labelled by a writer who saw no code: held out from everything the detector learned. */
-const HELD_OUT_REPLIES = join(import.meta.dirname, "real-replies", "corpus-v3");
-const heldOutReplies = scoreRealReplies(join(HELD_OUT_REPLIES, "labels.jsonl"), CORPUS);
+/** Replies of the real corpus, each folder labelled by a writer who saw no code: held out from what the detector learned. */
+const REPLY_SETS = join(import.meta.dirname, "real-replies");
+const heldOut = readdirSync(REPLY_SETS)
+  .filter((name) => name.startsWith("corpus-"))
+  .sort()
+  .map((name) => ({ name, items: scoreRealReplies(join(REPLY_SETS, name, "labels.jsonl"), CORPUS) }))
+  .filter((set) => set.items !== null);
 
 describe("stall detector evaluation", () => {
   it("prints precision and recall per set, by language and category, and every miss", () => {
@@ -101,18 +105,14 @@ describe("stall detector evaluation", () => {
     if (real) parts.push(report(`real sessions: every entry of every file in ${REAL} as a leaf`, real));
     const replyTitle = "the detector's reading (a promise to either reader) of every hand-labelled text-only reply";
     if (realReplies) parts.push(report(`real replies of the public sessions: ${replyTitle}`, realReplies));
-    if (heldOutReplies) parts.push(report(`held-out real replies of the corpus: ${replyTitle}`, heldOutReplies));
+    for (const { name, items } of heldOut) {
+      parts.push(report(`held-out real replies of the corpus (${name}): ${replyTitle}`, items ?? []));
+    }
     console.log(parts.join("\n\n"));
     // Every set present is printed, each with its totals and a row per language.
     const present = devs.filter((d) => d.items).length;
     const expected =
-      1 +
-      present +
-      (present > 1 ? 1 : 0) +
-      (test ? 1 : 0) +
-      (real ? 1 : 0) +
-      (realReplies ? 1 : 0) +
-      (heldOutReplies ? 1 : 0);
+      1 + present + (present > 1 ? 1 : 0) + (test ? 1 : 0) + (real ? 1 : 0) + (realReplies ? 1 : 0) + heldOut.length;
     expect(parts).toHaveLength(expected);
     for (const part of parts) expect(part).toMatch(/\n {2}all +\d+ +\d+ +\d+ +\d+ /);
   });
@@ -132,10 +132,12 @@ describe("stall detector evaluation", () => {
     expect(stalled).toEqual([]);
   });
 
-  it.runIf(heldOutReplies !== null)("held-out real replies: the reading their published figure describes", () => {
-    const published = JSON.parse(readFileSync(join(HELD_OUT_REPLIES, "scored.json"), "utf8")) as { tally: object };
-    const { tp, fn, fp, tn } = tally(heldOutReplies ?? []);
-    expect({ tp, fn, fp, tn }, "publish the held-out real replies' figure again").toEqual(published.tally);
+  it.runIf(heldOut.length > 0)("held-out real replies: the reading each set's published figure describes", () => {
+    for (const { name, items } of heldOut) {
+      const published = JSON.parse(readFileSync(join(REPLY_SETS, name, "scored.json"), "utf8")) as { tally: object };
+      const { tp, fn, fp, tn } = tally(items ?? []);
+      expect({ tp, fn, fp, tn }, `publish the figure of ${name} again`).toEqual(published.tally);
+    }
   });
 
   it("dev splits: every labelled leaf of every dev folder is scored", () => {
