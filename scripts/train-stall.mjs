@@ -38,6 +38,9 @@ export const TRAINING_SETS = [
   "train-v5f",
   "train-v5g",
   "train-v5h",
+  "train-v6a",
+  "train-v6b",
+  "train-v6c",
 ];
 const SET_DIR = join(root, "test/eval/stall-set");
 const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
