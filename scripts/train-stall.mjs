@@ -6,7 +6,7 @@
 //   node scripts/train-stall.mjs --check   exit 1 unless the shipped model equals a fresh training
 //   node scripts/train-stall.mjs --cv-only print the cross-validated figures, write nothing
 //   node scripts/train-stall.mjs --check-weights  the same check with the shipped thresholds (no cross-validation)
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -43,6 +43,27 @@ export const TRAINING_SETS = [
   "train-v6c",
 ];
 const SET_DIR = join(root, "test/eval/stall-set");
+const REPLY_SETS = join(root, "test/eval/real-replies");
+/**
+ * Real replies trained on, beside the writers' (their texts read from the sessions beside the checkout, never copied
+ * in), in every fold's training, each counted REAL_WEIGHT times: the public sessions' labelled replies, and the part of
+ * corpus-v4 listed in its `train-files.txt` (split by file; the rest of corpus-v4 and all of corpus-v3 stay held out).
+ */
+const REAL_SETS = [
+  {
+    name: "real replies of the public sessions",
+    labels: join(REPLY_SETS, "labels.jsonl"),
+    sessions: process.env.CONTEXT_KIT_SHARED_SESSIONS ?? join(root, "../shared/pi-sessions"),
+    files: null,
+  },
+  {
+    name: "real replies of the corpus (corpus-v4, training files)",
+    labels: join(REPLY_SETS, "corpus-v4/labels.jsonl"),
+    sessions: process.env.REAL_CORPUS_DIR ?? join(root, "../shared/real-corpus/files"),
+    files: join(REPLY_SETS, "corpus-v4/train-files.txt"),
+  },
+];
+const REAL_WEIGHT = 4;
 const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
 const SEED = 20261205;
 const EPOCHS = 8;
@@ -147,6 +168,47 @@ function userBefore(tree, id) {
   return null;
 }
 
+/** One real set's labelled replies, each with the user's message before it; none when its sessions are missing. */
+function loadRealReplies({ labels, sessions, files }) {
+  if (!exists(labels) || !isFolder(sessions)) return [];
+  const only = files === null ? null : new Set(readFileSync(files, "utf8").split("\n").filter(Boolean));
+  const texts = new Map();
+  const messageAt = (lines, line) => {
+    try {
+      return JSON.parse(lines[line - 1] ?? "{}").message ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const out = [];
+  for (const label of readJsonl(labels)) {
+    if (only !== null && !only.has(label.file)) continue;
+    if (!texts.has(label.file)) texts.set(label.file, readFileSync(join(sessions, label.file), "utf8").split("\n"));
+    const lines = texts.get(label.file);
+    const text = replyText({ type: "message", message: messageAt(lines, label.line) });
+    if (text === null) continue;
+    let user = null;
+    for (let at = label.line - 1; at >= 1; at--) {
+      const role = messageAt(lines, at)?.role;
+      if (role === "user") user = textOf(messageAt(lines, at));
+      if (role === "user" || role === "assistant" || role === "toolResult") break;
+    }
+    // Two label formats: the public sessions' (`label`, `promiseLike`) and the corpus's (`promise`, `kind`).
+    const promise = label.promise ?? (label.label === "promise" || label.promiseLike === true);
+    const kind = label.kind ?? (label.label === "refusal" ? "refusal" : label.label);
+    out.push({ text, user, promise, lang: label.lang, kind });
+  }
+  return out;
+}
+
+function isFolder(path) {
+  try {
+    return readdirSync(path).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The texts of the replies labelled as promises between the last tool call or result and the leaf, oldest first. */
 function promisesAfterLastTool(tree, leaf, isPromise) {
   const out = [];
@@ -246,12 +308,10 @@ const featuresOf = (text, user) => {
 };
 
 function train(writers) {
-  const samples = writers.flatMap((w) =>
-    w.replies.map((r) => ({ x: featuresOf(r.text, r.user), y: r.promise ? 1 : 0 })),
-  );
-  const turns = writers.flatMap((w) =>
-    w.replies.map((r) => ({ x: featuresOf(r.text, r.user), y: TURN_KINDS.has(r.kind) ? 1 : 0 })),
-  );
+  const real = Array.from({ length: REAL_WEIGHT }, () => realReplies).flat();
+  const replies = [...writers.flatMap((w) => w.replies), ...real];
+  const samples = replies.map((r) => ({ x: featuresOf(r.text, r.user), y: r.promise ? 1 : 0 }));
+  const turns = replies.map((r) => ({ x: featuresOf(r.text, r.user), y: TURN_KINDS.has(r.kind) ? 1 : 0 }));
   return {
     reply: trainReplies(samples),
     turn: trainReplies(turns),
@@ -263,7 +323,10 @@ function assemble(trained, threshold, pairThreshold, turnThreshold) {
   return {
     about:
       "The stall detector's trained promise, turn and pair models (scripts/train-stall.mjs); they read every reply, beside the hand-written rules.",
-    trainedOn: writers.map((w) => w.name),
+    trainedOn: [
+      ...writers.map((w) => w.name),
+      ...realSets.filter((set) => set.replies.length > 0).map((set) => set.name),
+    ],
     bits: FEATURE_BITS,
     ...trained.reply,
     threshold,
@@ -283,6 +346,15 @@ function tally(items) {
 const fmt = (t) => `P ${t.precision.toFixed(3)} R ${t.recall.toFixed(3)} (TP ${t.tp} FN ${t.fn} FP ${t.fp} TN ${t.tn})`;
 
 const writers = TRAINING_SETS.map(loadWriter).filter((w) => w !== null);
+const realSets = REAL_SETS.map((set) => ({ ...set, replies: loadRealReplies(set) }));
+const realReplies = realSets.flatMap((set) => set.replies);
+for (const set of realSets) {
+  console.error(
+    set.replies.length > 0
+      ? `${set.name}: ${set.replies.length} in ${set.sessions}, each counted ${REAL_WEIGHT} times`
+      : `${set.name}: none (${set.sessions} is missing): the shipped model was trained with them`,
+  );
+}
 console.error(
   `training sets: ${writers.map((w) => `${w.name} (${w.replies.length} replies, ${w.pairs.length} pairs, ${w.leaves.length} leaves)`).join(", ")}`,
 );

@@ -124,14 +124,20 @@ interface ReplyLabel {
  * The detector's reading of every labelled real reply: expected is a promise (or promise-like), predicted is a
  * promise to either reader (`detail` says which), given the user's message the reply answers. The reply is found by
  * its line in the session file (v1 files have no entry ids), and the user's message by the lines before it: the
- * user message after the latest assistant message or tool result, as the run reads it on a linear path.
+ * user message after the latest assistant message or tool result, as the run reads it on a linear path. `trainedOn`:
+ * files whose replies the models were trained on, left out.
  */
-export function scoreRealReplies(labelsPath: string, sessionsDir: string): Scored[] | null {
+export function scoreRealReplies(
+  labelsPath: string,
+  sessionsDir: string,
+  trainedOn: ReadonlySet<string> = new Set(),
+): Scored[] | null {
   if (!existsSync(labelsPath) || !existsSync(sessionsDir)) return null;
   const labels = readFileSync(labelsPath, "utf8")
     .split("\n")
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as ReplyLabel);
+    .map((l) => JSON.parse(l) as ReplyLabel)
+    .filter((label) => !trainedOn.has(label.file));
   const files = new Map<string, string[]>();
   return labels.map((label) => {
     let lines = files.get(label.file);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
@@ -88,10 +88,15 @@ const real = realSessionsPresent(REAL, "stall eval on real sessions") ? scoreRea
 const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
 /** Replies of the real corpus, each folder labelled by a writer who saw no code: held out from what the detector learned. */
 const REPLY_SETS = join(import.meta.dirname, "real-replies");
+/** The files of a set whose replies the models were trained on (its `train-files.txt`): not held out. */
+function trainedOn(set: string): Set<string> {
+  const list = join(REPLY_SETS, set, "train-files.txt");
+  return new Set(existsSync(list) ? readFileSync(list, "utf8").split("\n").filter(Boolean) : []);
+}
 const heldOut = readdirSync(REPLY_SETS)
   .filter((name) => name.startsWith("corpus-"))
   .sort()
-  .map((name) => ({ name, items: scoreRealReplies(join(REPLY_SETS, name, "labels.jsonl"), CORPUS) }))
+  .map((name) => ({ name, items: scoreRealReplies(join(REPLY_SETS, name, "labels.jsonl"), CORPUS, trainedOn(name)) }))
   .filter((set) => set.items !== null);
 
 describe("stall detector evaluation", () => {
