@@ -5,6 +5,7 @@ import {
   NEW_REQUEST_CHARS,
   type PromiseRun,
   type RunEvent,
+  rulesReadOtherwise,
   UNCOUNTED_STOP_REASONS,
 } from "./promise-run.js";
 import { classifyReply } from "./reply-classifier.js";
@@ -114,7 +115,7 @@ function explainStep(
         ...base,
         ...id,
         label: c.kind,
-        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}`,
+        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}`,
         intents: c.intents.map((i) => ({ action: i.action, object: i.object })),
         similarity,
         inRun: members.has(event.entryId),
@@ -155,6 +156,13 @@ function explainByModel(
     similarity,
     inRun: members.has(entryId),
   };
+}
+
+/** Why a reply the promise model reads as a promise is none: the rules' reading stands where they read the language. */
+function vetoNote(text: string, probability: number): string {
+  return probability >= promiseThreshold() && rulesReadOtherwise(text)
+    ? ` (at or above ${promiseThreshold()}, but the models do not overrule the rules' reading in a language the rules read)`
+    : "";
 }
 
 function userReason(text: string | undefined): string {

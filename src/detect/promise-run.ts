@@ -105,7 +105,7 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
  * and Korean (which their lexicons read word by word) a reply with no action-promise phrase too. Only in the languages
  * they read: elsewhere what they call a deliverable is the reply's shape, as common among promises as among the rest.
  */
-function rulesReadOtherwise(text: string): boolean {
+export function rulesReadOtherwise(text: string): boolean {
   const { kind, readable } = classifyReply(text);
   if (!readable) return false;
   // Their Japanese and Korean past reading is of any sentence, a promise's lead-in ("…でした。次: …") as often.

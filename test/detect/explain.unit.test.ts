@@ -1,7 +1,11 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXPLAIN_REPLIES, explainPath } from "../../src/detect/explain.js";
 import type { RunEvent } from "../../src/detect/index.js";
+import { rulesReadOtherwise } from "../../src/detect/promise-run.js";
 import { promiseThreshold } from "../../src/detect/stall-model.js";
+import { runEventsOf } from "../../src/fold/run-events.js";
+import { loadSession } from "../../src/session.js";
 
 const say = (entryId: string, text: string, toolCalls = 0, stopReason = "stop"): RunEvent => ({
   type: "assistant",
@@ -74,5 +78,22 @@ describe("explainPath", () => {
       "a nudge: passes through",
       "asks a question: a reply that answers it and promises nothing ends the run",
     ]);
+  });
+
+  it("given replies the rules read as deliverables and the promise model as promises, then each says the rules' reading stands", () => {
+    // A training writer's session: long English reports closing on a promise, which the rules read as deliverables.
+    const tree = loadSession(join(import.meta.dirname, "../eval/stall-set/train-v6c/en-0000.jsonl")).tree;
+    const events = runEventsOf(tree.pathTo(tree.activeLeafId as string));
+    const texts = new Map(events.flatMap((e) => (e.type === "assistant" ? [[e.entryId, e.text] as const] : [])));
+    const { steps } = explainPath(events);
+    const noted = steps.filter((s) => s.reason.includes("do not overrule the rules' reading"));
+    expect(noted.length).toBeGreaterThan(0);
+    for (const step of steps.filter((s) => s.entryId !== null && s.label !== "tool call")) {
+      const text = texts.get(step.entryId as string) ?? "";
+      // The probability the step shows, given the user's message the reply answers.
+      const probability = Number(/promise probability ([01]\.\d\d)/.exec(step.reason)?.[1] ?? 0);
+      const vetoed = probability >= promiseThreshold() && rulesReadOtherwise(text);
+      expect(noted.includes(step), step.entryId ?? "").toBe(vetoed);
+    }
   });
 });
