@@ -6,7 +6,7 @@
 //   node scripts/train-stall.mjs --check   exit 1 unless the shipped model equals a fresh training
 //   node scripts/train-stall.mjs --cv-only print the cross-validated figures, write nothing
 //   node scripts/train-stall.mjs --check-weights  the same check with the shipped thresholds (no cross-validation)
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -20,6 +20,7 @@ const { isStalled } = await import(dist("reducers/recovery.js"));
 const { textOf } = await import(dist("src/fold/to-event.js"));
 const { runEventsOf } = await import(dist("src/fold/run-events.js"));
 const { advanceRun, EMPTY_RUN } = await import(dist("src/detect/promise-run.js"));
+const { readRealReplies, trainFiles } = await import(dist("test/eval/real-reply-labels.js"));
 
 /** The training folders, one writer each; cross-validation holds out one writer at a time. */
 export const TRAINING_SETS = [
@@ -54,13 +55,13 @@ const REAL_SETS = [
     name: "real replies of the public sessions",
     labels: join(REPLY_SETS, "labels.jsonl"),
     sessions: process.env.CONTEXT_KIT_SHARED_SESSIONS ?? join(root, "../shared/pi-sessions"),
-    files: null,
+    split: null,
   },
   {
     name: "real replies of the corpus (corpus-v4, training files)",
     labels: join(REPLY_SETS, "corpus-v4/labels.jsonl"),
     sessions: process.env.REAL_CORPUS_DIR ?? join(root, "../shared/real-corpus/files"),
-    files: join(REPLY_SETS, "corpus-v4/train-files.txt"),
+    split: join(REPLY_SETS, "corpus-v4"),
   },
 ];
 const REAL_WEIGHT = 4;
@@ -168,45 +169,13 @@ function userBefore(tree, id) {
   return null;
 }
 
-/** One real set's labelled replies, each with the user's message before it; none when its sessions are missing. */
-function loadRealReplies({ labels, sessions, files }) {
-  if (!exists(labels) || !isFolder(sessions)) return [];
-  const only = files === null ? null : new Set(readFileSync(files, "utf8").split("\n").filter(Boolean));
-  const texts = new Map();
-  const messageAt = (lines, line) => {
-    try {
-      return JSON.parse(lines[line - 1] ?? "{}").message ?? null;
-    } catch {
-      return null;
-    }
-  };
-  const out = [];
-  for (const label of readJsonl(labels)) {
-    if (only !== null && !only.has(label.file)) continue;
-    if (!texts.has(label.file)) texts.set(label.file, readFileSync(join(sessions, label.file), "utf8").split("\n"));
-    const lines = texts.get(label.file);
-    const text = replyText({ type: "message", message: messageAt(lines, label.line) });
-    if (text === null) continue;
-    let user = null;
-    for (let at = label.line - 1; at >= 1; at--) {
-      const role = messageAt(lines, at)?.role;
-      if (role === "user") user = textOf(messageAt(lines, at));
-      if (role === "user" || role === "assistant" || role === "toolResult") break;
-    }
-    // Two label formats: the public sessions' (`label`, `promiseLike`) and the corpus's (`promise`, `kind`).
-    const promise = label.promise ?? (label.label === "promise" || label.promiseLike === true);
-    const kind = label.kind ?? (label.label === "refusal" ? "refusal" : label.label);
-    out.push({ text, user, promise, lang: label.lang, kind });
-  }
-  return out;
-}
-
-function isFolder(path) {
-  try {
-    return readdirSync(path).length > 0;
-  } catch {
-    return false;
-  }
+/** One real set's labelled text-only replies; none when its sessions are missing. */
+function loadRealReplies({ labels, sessions, split }) {
+  const only = split === null ? null : trainFiles(split);
+  return (readRealReplies(labels, sessions, (file) => only === null || only.has(file)) ?? []).flatMap((r) => {
+    const text = replyText({ type: "message", message: r.message });
+    return text === null ? [] : [{ text, user: r.user, promise: r.promise, lang: r.label.lang, kind: r.kind }];
+  });
 }
 
 /** The texts of the replies labelled as promises between the last tool call or result and the leaf, oldest first. */

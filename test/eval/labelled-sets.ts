@@ -4,9 +4,9 @@ import { isStalled } from "../../reducers/recovery.js";
 import { readsAsPromise } from "../../src/detect/index.js";
 import { foldTree } from "../../src/fold/session-fold.js";
 import { textOf } from "../../src/fold/to-event.js";
-import type { AgentMessage } from "../../src/log/entry-types.js";
 import { loadSession } from "../../src/session.js";
 import type { Scored } from "./eval-table.js";
+import { readRealReplies } from "./real-reply-labels.js";
 
 /** One labelled leaf of a split: `labels.jsonl` next to the Pi session files. */
 export interface LeafLabel {
@@ -107,72 +107,29 @@ export function scoreRealLeaves(dir: string): Scored[] | null {
 }
 
 /**
- * One hand label of a text-only assistant reply in a real session: `real-replies/labels.jsonl` (`label`, `promiseLike`)
- * or `real-replies/corpus-v3/labels.jsonl` (`promise`, `kind`).
- */
-interface ReplyLabel {
-  file: string;
-  line: number;
-  lang: string;
-  label?: string;
-  promiseLike?: boolean;
-  promise?: boolean;
-  kind?: string;
-}
-
-/**
  * The detector's reading of every labelled real reply: expected is a promise (or promise-like), predicted is a
- * promise to either reader (`detail` says which), given the user's message the reply answers. The reply is found by
- * its line in the session file (v1 files have no entry ids), and the user's message by the lines before it: the
- * user message after the latest assistant message or tool result, as the run reads it on a linear path. `trainedOn`:
- * files whose replies the models were trained on, left out.
+ * promise to either reader (`detail` says which), given the user's message the reply answers. `trainedOn`: files whose
+ * replies the models were trained on, left out.
  */
 export function scoreRealReplies(
   labelsPath: string,
   sessionsDir: string,
   trainedOn: ReadonlySet<string> = new Set(),
 ): Scored[] | null {
-  if (!existsSync(labelsPath) || !existsSync(sessionsDir)) return null;
-  const labels = readFileSync(labelsPath, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as ReplyLabel)
-    .filter((label) => !trainedOn.has(label.file));
-  const files = new Map<string, string[]>();
-  return labels.map((label) => {
-    let lines = files.get(label.file);
-    if (!lines) {
-      lines = readFileSync(join(sessionsDir, label.file), "utf8").split("\n");
-      files.set(label.file, lines);
-    }
-    const message = messageAt(lines, label.line);
-    const text = message ? textOf(message) : null;
-    const read = text === null ? null : readsAsPromise({ text, user: userBefore(lines, label.line) });
-    const readers = read ? [read.rules ? "rules" : "", read.models ? "models" : ""].filter(Boolean) : [];
-    return {
-      id: `${label.file.slice(0, 40)}:${label.line}`,
-      expected: label.promise ?? (label.label === "promise" || label.promiseLike === true),
-      predicted: readers.length > 0,
-      lang: label.lang,
-      category: label.kind ?? label.label ?? "",
-      detail: read ? `(a promise to: ${readers.join(" and ") || "neither reader"})` : "(no message on that line)",
-    };
-  });
-}
-
-function messageAt(lines: readonly string[], line: number): AgentMessage | null {
-  try {
-    return (JSON.parse(lines[line - 1] ?? "{}") as { message?: AgentMessage }).message ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function userBefore(lines: readonly string[], line: number): string | null {
-  for (let at = line - 1; at >= 1; at--) {
-    const message = messageAt(lines, at);
-    if (message?.role === "user") return textOf(message);
-    if (message?.role === "assistant" || message?.role === "toolResult") return null;
-  }
-  return null;
+  const replies = readRealReplies(labelsPath, sessionsDir, (file) => !trainedOn.has(file));
+  return (
+    replies?.map(({ label, message, user, promise, kind }) => {
+      const text = message ? textOf(message) : null;
+      const read = text === null ? null : readsAsPromise({ text, user });
+      const readers = read ? [read.rules ? "rules" : "", read.models ? "models" : ""].filter(Boolean) : [];
+      return {
+        id: `${label.file.slice(0, 40)}:${label.line}`,
+        expected: promise,
+        predicted: readers.length > 0,
+        lang: label.lang,
+        category: kind,
+        detail: read ? `(a promise to: ${readers.join(" and ") || "neither reader"})` : "(no message on that line)",
+      };
+    }) ?? null
+  );
 }

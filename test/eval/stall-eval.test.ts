@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectStall } from "../../src/detect/index.js";
@@ -7,6 +7,7 @@ import { realSessionsPresent, SHARED_SESSIONS } from "../helpers/shared-sessions
 import { precision, recall, report, type Scored, tally } from "./eval-table.js";
 import { readLabels, scoreRealLeaves, scoreRealReplies, scoreSplit } from "./labelled-sets.js";
 import { CORPUS } from "./loop-corpus.js";
+import { trainFiles } from "./real-reply-labels.js";
 import { STALL_CASES } from "./stall-cases.js";
 
 const SET = join(import.meta.dirname, "stall-set");
@@ -88,15 +89,13 @@ const real = realSessionsPresent(REAL, "stall eval on real sessions") ? scoreRea
 const realReplies = scoreRealReplies(join(import.meta.dirname, "real-replies", "labels.jsonl"), REAL);
 /** Replies of the real corpus, each folder labelled by a writer who saw no code: held out from what the detector learned. */
 const REPLY_SETS = join(import.meta.dirname, "real-replies");
-/** The files of a set whose replies the models were trained on (its `train-files.txt`): not held out. */
-function trainedOn(set: string): Set<string> {
-  const list = join(REPLY_SETS, set, "train-files.txt");
-  return new Set(existsSync(list) ? readFileSync(list, "utf8").split("\n").filter(Boolean) : []);
-}
 const heldOut = readdirSync(REPLY_SETS)
   .filter((name) => name.startsWith("corpus-"))
   .sort()
-  .map((name) => ({ name, items: scoreRealReplies(join(REPLY_SETS, name, "labels.jsonl"), CORPUS, trainedOn(name)) }))
+  .map((name) => ({
+    name,
+    items: scoreRealReplies(join(REPLY_SETS, name, "labels.jsonl"), CORPUS, trainFiles(join(REPLY_SETS, name))),
+  }))
   .filter((set) => set.items !== null);
 
 describe("stall detector evaluation", () => {
