@@ -1,6 +1,7 @@
 import {
   advanceRun,
   answersQuestion,
+  answersWithMore,
   EMPTY_RUN,
   NEW_REQUEST_CHARS,
   type PromiseRun,
@@ -111,11 +112,13 @@ function explainStep(
         const s = classSimilarity(c, classifyReply(text), event.text, text, adjacent);
         similarity = Math.max(similarity ?? 0, s);
       }
+      const defers =
+        c.kind === "promise" && answersWithMore({ text: event.text, user }) && model.probability < promiseThreshold();
       return {
         ...base,
         ...id,
-        label: c.kind,
-        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}`,
+        label: defers ? "answer" : c.kind,
+        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}${defers ? ANSWER_NOTE : ""}`,
         intents: c.intents.map((i) => ({ action: i.action, object: i.object })),
         similarity,
         inRun: members.has(event.entryId),
@@ -141,9 +144,11 @@ function explainByModel(
   for (const [memberId, other] of members) {
     if (memberId !== entryId) similarity = Math.max(similarity ?? 0, samePromiseProbability(text, other));
   }
-  const answer = answersQuestion({ user });
+  // A promise of one sentence answers nothing: it counts after a question too.
+  const counted = promise && !answersWithMore({ text, user });
+  const answer = !counted && answersQuestion({ user });
   const turn = turnThreshold();
-  const handsBack = !promise && !answer && turn !== null && endsTurn(text, user);
+  const handsBack = !counted && !answer && turn !== null && endsTurn(text, user);
   const turnNote = answer
     ? "; answers the user's question: a deliverable, ends the run"
     : handsBack
@@ -151,12 +156,16 @@ function explainByModel(
       : "";
   return {
     ...base,
-    label: answer ? "answer" : promise ? "promise" : handsBack ? "hands back" : "not a promise",
+    label: answer ? "answer" : counted ? "promise" : handsBack ? "hands back" : "not a promise",
     reason: `trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold}); weighed most: ${top.join(", ")}${turnNote}`,
     similarity,
     inRun: members.has(entryId),
   };
 }
+
+/** Why a promise the rules read is not counted after the user's question: the promise model reads the question. */
+const ANSWER_NOTE =
+  "; answers the user's question, and the promise model, which reads the question, reads no promise: a deliverable";
 
 /** Why a reply the promise model reads as a promise is none: the rules' reading stands where they read the language. */
 function vetoNote(text: string, probability: number): string {

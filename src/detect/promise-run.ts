@@ -2,7 +2,7 @@ import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.j
 import { exhaustive } from "../../reducers/slice.js";
 import { KANA_OR_HANGUL } from "./han.js";
 import { classifyReply } from "./reply-classifier.js";
-import { userShapeOf } from "./reply-features.js";
+import { sentenceCount, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, SIMILARITY_THRESHOLD } from "./similarity.js";
 import { endsTurn, isModelPromise, isSamePromise } from "./stall-model.js";
@@ -113,9 +113,20 @@ export function rulesReadOtherwise(text: string): boolean {
   return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
 }
 
-/** The hand-written rules: the lexicon's promises and their similarity (a reply they cannot read is the models'). */
+/**
+ * The reply answers the user's question and defers: the rules read a promise, but they do not read the user's message;
+ * the promise model, which does, reads none (a question such as "are you running it?" it reads as a nudge).
+ */
+function answersAndDefers(reply: RunReply): boolean {
+  return answersWithMore(reply) && !isModelPromise(reply.text, reply.user ?? null);
+}
+
+/**
+ * The hand-written rules: the lexicon's promises and their similarity (a reply they cannot read is the models'). A
+ * promise that answers the user's question is a deliverable to them too, unless the promise model reads it as one.
+ */
 const RULES: Reader = {
-  candidate: (reply) => classifyReply(reply.text).kind === "promise",
+  candidate: (reply) => classifyReply(reply.text).kind === "promise" && !answersAndDefers(reply),
   asks: (reply) => classifyReply(reply.text).kind === "question",
   similar: (a, b, adjacent) =>
     classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD,
@@ -134,7 +145,7 @@ const MODELS: Reader = {
     reply.text.trim() !== "" &&
     !ASKS_THE_USER.test(reply.text) &&
     !rulesReadOtherwise(reply.text) &&
-    !answersQuestion(reply) &&
+    !answersWithMore(reply) &&
     isModelPromise(reply.text, reply.user ?? null),
   asks: (reply) => ASKS_THE_USER.test(reply.text),
   similar: (a, b, adjacent) =>
@@ -184,11 +195,18 @@ export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
   };
 }
 
-/** The hand-written rules alone, without the learned run scorer: what that scorer is trained against. */
+/**
+ * The hand-written rules alone, without the learned run scorer or the promise model's reading of an answered
+ * question: what that scorer is trained against.
+ */
 export function advanceRunByRules(run: ReaderRun, event: RunEvent): ReaderRun {
   return step(run, event, RULES_ALONE);
 }
-const RULES_ALONE: Reader = { ...RULES, learned: false };
+const RULES_ALONE: Reader = {
+  ...RULES,
+  candidate: (reply) => classifyReply(reply.text).kind === "promise",
+  learned: false,
+};
 
 function step(run: ReaderRun, event: RunEvent, reader: Reader): ReaderRun {
   switch (event.type) {
@@ -268,7 +286,10 @@ function afterReply(run: ReaderRun, reply: RunReply, reader: Reader): ReaderRun 
   }
   const group = largestGroup(recent, reader);
   if (group.length < STALL_RUN_LENGTH && reader.learned && recent.length >= STALL_RUN_LENGTH) {
-    const learned = learnedRun(recent);
+    const learned = learnedRun(
+      recent,
+      recent.filter((r) => !answersAndDefers(r)),
+    );
     if (learned) return learned;
   }
   const first = group[0] ? recent.indexOf(group[0]) : recent.length;
@@ -283,16 +304,20 @@ function afterReply(run: ReaderRun, reply: RunReply, reader: Reader): ReaderRun 
   };
 }
 
-/** Three replies of the window the learned scorer reads as one promise, when it scores them at its threshold or above. */
-function learnedRun(recent: RunReply[]): ReaderRun | null {
-  const { score, indices } = scoreRun(recent.map((r) => ({ text: r.text, cls: classifyReply(r.text) })));
+/**
+ * Three replies of the window's `eligible` ones the learned scorer reads as one promise, when it scores them at its
+ * threshold or above.
+ */
+function learnedRun(recent: RunReply[], eligible: RunReply[]): ReaderRun | null {
+  if (eligible.length < STALL_RUN_LENGTH) return null;
+  const { score, indices } = scoreRun(eligible.map((r) => ({ text: r.text, cls: classifyReply(r.text) })));
   if (indices === null || score < RUN_MODEL_THRESHOLD) return null;
-  const members = indices.map((i) => recent[i] as RunReply);
+  const members = indices.map((i) => eligible[i] as RunReply);
   return {
     recent,
     promiseEntryIds: members.map((r) => r.entryId),
     texts: members.map((r) => r.text),
-    repliesSinceFirst: recent.length - indices[0],
+    repliesSinceFirst: recent.length - recent.indexOf(members[0] as RunReply),
     stalled: true,
     learnedScore: score,
     user: null,
@@ -317,6 +342,14 @@ function asksUser(reply: RunReply | undefined, reader: Reader): boolean {
 export function answersQuestion(reply: Pick<RunReply, "user">): boolean {
   const user = reply.user ?? null;
   return user !== null && userShapeOf(user).shape === "question";
+}
+
+/**
+ * The reply answers the user's question with more than its promise: a reply of one sentence after a question is that
+ * sentence alone, and a promise that answers nothing.
+ */
+export function answersWithMore(reply: Pick<RunReply, "text" | "user">): boolean {
+  return answersQuestion(reply) && sentenceCount(reply.text) >= 2;
 }
 
 /** Connected groups of candidates under "similar" (a paraphrase may drift from the first wording); the largest, latest. */

@@ -42,6 +42,14 @@ export function foldText(text: string): string {
     .trim();
 }
 
+/** How many sentences (or lines) a reply holds. */
+export function sentenceCount(text: string): number {
+  return text
+    .trim()
+    .split(SENTENCE_END)
+    .filter((s) => s.trim() !== "").length;
+}
+
 /** The last sentences of the folded text, up to about `CLOSING_CHARS`: where a reply's promise stands. */
 export function closingOf(folded: string): string {
   const sentences = folded.split(SENTENCE_END).filter((s) => s.trim() !== "");

@@ -96,4 +96,20 @@ describe("explainPath", () => {
       expect(noted.includes(step), step.entryId ?? "").toBe(vetoed);
     }
   });
+
+  it("given an answer to the user's question that the rules read as a promise, then it says the promise model's reading decides", () => {
+    const { run, steps } = explainPath([
+      { type: "user", text: "Should we revert the last merge?" },
+      say(
+        "q1",
+        "A revert would hide the symptom but not fix `app/models/listing.rb`; I'd rather keep the merge and fix the code. I'll track down where `set_slug` is used now.",
+      ),
+    ]);
+    expect(run.stalled).toBe(false);
+    const step = steps.find((s) => s.entryId === "q1");
+    expect(step?.label).toBe("answer");
+    expect(step?.reason).toMatch(
+      /^announces .*answers the user's question, and the promise model, which reads the question/,
+    );
+  });
 });

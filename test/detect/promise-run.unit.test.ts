@@ -282,6 +282,53 @@ describe("the trained models beside the rules", () => {
     expect(events.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
   });
 
+  it("given the user's questions, when the rules read each answer's closing deferral as a promise, then the promise model's reading of the question decides", () => {
+    const exchanges: [string, string][] = [
+      [
+        "Why didn't the tests catch it earlier?",
+        "`ListingTest#test_slug_is_unique_per_seller` was added recently and wasn't part of the required checks, so the failure didn't block the merge. I'll search the codebase for that identifier now.",
+      ],
+      [
+        "Remind me of the error?",
+        "`ActiveRecord::RecordInvalid: Validation failed: Slug has already been taken`, raised while running `bin/rails test test/models/listing_test.rb`. I'll find every usage of `set_slug` now.",
+      ],
+      [
+        "Should we revert the last merge?",
+        "A revert would hide the symptom but not fix `app/models/listing.rb`; I'd rather keep the merge and fix the code. I'll track down where `set_slug` is used now.",
+      ],
+    ];
+    const events = exchanges.flatMap(([user, text], i): RunEvent[] => [
+      { type: "user", text: user },
+      reply(text, { id: `q${i + 1}` }),
+    ]);
+    // The rules alone read three promises of one action; answers to questions, they count none of them.
+    expect(events.reduce(advanceRunByRules, EMPTY_RUN).stalled).toBe(true);
+    for (const [user, text] of exchanges) expect(readsAsPromise({ text, user }).rules).toBe(false);
+    expect(events.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+  });
+
+  it("given the user's question, when the reply is one sentence of promise, then it answers nothing and counts", () => {
+    const text = "Let me check the gateway logs for the failed delivery.";
+    const user = "Why did the message not arrive at the customer?";
+    expect(readsAsPromise({ text, user }).rules).toBe(true);
+    const answered = `The gateway timed out after 30 s. ${text}`;
+    expect(readsAsPromise({ text: answered, user }).rules).toBe(false);
+  });
+
+  it("given an impatient question between promises, when the promise model reads the reply as a promise, then it counts", () => {
+    const events: RunEvent[] = [
+      { type: "user", text: "Get ruff clean on the repo." },
+      reply("I'll run ruff across the repo.", { id: "n1" }),
+      { type: "user", text: "run it then" },
+      reply("Running ruff on the project now.", { id: "n2" }),
+      { type: "user", text: "why do you keep saying that without running anything??" },
+      reply("You're right, I'm sorry. I'll run `ruff check .` right away.", { id: "n3" }),
+    ];
+    const run = events.reduce(advanceRun, EMPTY_RUN);
+    expect(run.stalled).toBe(true);
+    expect(run.promiseEntryIds).toEqual(["n1", "n2", "n3"]);
+  });
+
   it("given the same shape in English, which the rules read, then what they call a deliverable stands", () => {
     const english = [
       "### Findings\n\n- Jest resolves `date-fns/esm/index.js`\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
