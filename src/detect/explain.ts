@@ -1,5 +1,6 @@
 import {
   advanceRun,
+  answersAndDefers,
   answersQuestion,
   answersWithMore,
   EMPTY_RUN,
@@ -112,8 +113,7 @@ function explainStep(
         const s = classSimilarity(c, classifyReply(text), event.text, text, adjacent);
         similarity = Math.max(similarity ?? 0, s);
       }
-      const defers =
-        c.kind === "promise" && answersWithMore({ text: event.text, user }) && model.probability < promiseThreshold();
+      const defers = c.kind === "promise" && answersAndDefers({ text: event.text, user });
       return {
         ...base,
         ...id,

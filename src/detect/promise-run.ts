@@ -113,11 +113,14 @@ export function rulesReadOtherwise(text: string): boolean {
   return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
 }
 
+/** The lexicon's reading of the reply is an action promise. */
+const rulesPromise = (reply: RunReply) => classifyReply(reply.text).kind === "promise";
+
 /**
  * The reply answers the user's question and defers: the rules read a promise, but they do not read the user's message;
  * the promise model, which does, reads none (a question such as "are you running it?" it reads as a nudge).
  */
-function answersAndDefers(reply: RunReply): boolean {
+export function answersAndDefers(reply: Pick<RunReply, "text" | "user">): boolean {
   return answersWithMore(reply) && !isModelPromise(reply.text, reply.user ?? null);
 }
 
@@ -126,7 +129,7 @@ function answersAndDefers(reply: RunReply): boolean {
  * promise that answers the user's question is a deliverable to them too, unless the promise model reads it as one.
  */
 const RULES: Reader = {
-  candidate: (reply) => classifyReply(reply.text).kind === "promise" && !answersAndDefers(reply),
+  candidate: (reply) => rulesPromise(reply) && !answersAndDefers(reply),
   asks: (reply) => classifyReply(reply.text).kind === "question",
   similar: (a, b, adjacent) =>
     classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD,
@@ -202,11 +205,7 @@ export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
 export function advanceRunByRules(run: ReaderRun, event: RunEvent): ReaderRun {
   return step(run, event, RULES_ALONE);
 }
-const RULES_ALONE: Reader = {
-  ...RULES,
-  candidate: (reply) => classifyReply(reply.text).kind === "promise",
-  learned: false,
-};
+const RULES_ALONE: Reader = { ...RULES, candidate: rulesPromise, learned: false };
 
 function step(run: ReaderRun, event: RunEvent, reader: Reader): ReaderRun {
   switch (event.type) {
