@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../files/input-error.js";
 import { packageRoot } from "../package-root.js";
+import { type LoadedCommonJs, loadCommonJs } from "./code-cache.js";
 import { checkDatabaseFile } from "./db-file.js";
 import { type FileNumbers, insertFromCsvSql } from "./table-csv.js";
 import {
@@ -20,17 +21,24 @@ import {
 type DuckDB = typeof import("@duckdb/node-api");
 
 let loaded: DuckDB | null = null;
+let bundle: (LoadedCommonJs & { path: string }) | null = null;
 
 /**
  * DuckDB is an optional dependency, loaded only by the fleet commands (never by the Pi extension). Required, not
  * imported: it is CommonJS, and `import()` would first lex its modules for their exports. The build bundles the
- * installed version into one file (`build/bundle-duckdb.mjs`), loaded in its place while the versions agree.
+ * installed version into one file (`build/bundle-duckdb.mjs`), loaded in its place while the versions agree, with the
+ * code V8 compiled of it when the build ran it (`build/cache-duckdb.mjs`).
  */
 export async function duckdb(): Promise<DuckDB> {
   if (loaded) return loaded;
   const require = createRequire(import.meta.url);
   try {
-    loaded = require(bundledApi(require) ?? "@duckdb/node-api") as DuckDB;
+    const path = bundledApi(require);
+    if (path === null) loaded = require("@duckdb/node-api") as DuckDB;
+    else {
+      bundle = { ...loadCommonJs(path), path };
+      loaded = bundle.exports as DuckDB;
+    }
   } catch (error) {
     throw new InputError(
       "E_NO_DUCKDB",
@@ -38,6 +46,11 @@ export async function duckdb(): Promise<DuckDB> {
     );
   }
   return loaded;
+}
+
+/** The build's bundle as loaded (its path, and whether V8 took its code cache); null when the package was. */
+export function loadedBundle(): (LoadedCommonJs & { path: string }) | null {
+  return bundle;
 }
 
 /** The build's bundle of the installed @duckdb/node-api, when there is one of that version. */

@@ -1,11 +1,9 @@
 import { hash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { KIT } from "../../reducers/contract/kit-entries.js";
 import type { KitState } from "../../reducers/state.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { ReadingFold } from "../fold/reading-fold.js";
 import { foldTree } from "../fold/session-fold.js";
-import type { Diagnostic } from "../log/diagnostics.js";
 import type { ReadOptions } from "../log/read-session.js";
 import { kitVersion } from "../package-root.js";
 import { loadSessionText } from "../session.js";
@@ -13,12 +11,21 @@ import type { SessionTree } from "../tree/session-tree.js";
 import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
-import { EntryFacts, type RequestFact, type ToolCallFact } from "./entry-facts.js";
+import { EntryFacts } from "./entry-facts.js";
+import {
+  addEntryRows,
+  type DigestOutcome,
+  type DigestStatus,
+  diagnosticRow,
+  type FileDiagnostic,
+  sessionRow,
+} from "./entry-rows.js";
 import { type FileIndexCsv, type IndexHow, packParts } from "./index-bytes.js";
 import { packMemo } from "./memo-files.js";
 import type { Links } from "./memo-links.js";
+import { readComplete } from "./read-complete.js";
 import { rowsToCsv } from "./table-csv.js";
-import { emptyRows, type Row, TABLE_NAMES, TABLES, type TableName, type TableRows, type TableSpec } from "./tables.js";
+import { emptyRows, TABLE_NAMES, TABLES, type TableName, type TableRows, type TableSpec } from "./tables.js";
 
 /** One file's rows for every table, and how it was indexed. */
 export interface FileIndex {
@@ -32,45 +39,8 @@ export interface FileIndex {
   memo?: Uint8Array;
 }
 
-export type DigestStatus = "verified" | "differs" | "other-version" | "not-recorded";
-
-/** Files up to this size are read into one buffer kept for the next file (see `readComplete`). */
-const REUSED_BYTES = 16 << 20;
 /** What every recorded request's entry holds (`context-kit/request-digest/v1`, `/v2`). */
 const DIGEST_MARK = KIT.requestDigest.slice(0, KIT.requestDigest.lastIndexOf("/") + 1);
-let reused = Buffer.allocUnsafeSlow(0);
-
-/**
- * The bytes the index may read: up to the last newline of the size seen now (a line still being written waits).
- * With `reuse`, a file of up to 16 MiB is read into a buffer this thread keeps for the next such read, so the data
- * is valid only until then: memory the process has touched before costs no page faults, and those cost the
- * whole-folder index more than reading its files.
- */
-export function readComplete(
-  path: string,
-  reuse = false,
-): { data: Buffer; size: number; mtimeMs: number; torn: number } {
-  const fd = openSync(path, "r");
-  try {
-    const stat = fstatSync(fd);
-    const data = reuse && stat.size <= REUSED_BYTES ? reusedBuffer(stat.size) : Buffer.allocUnsafe(stat.size);
-    let got = 0;
-    while (got < stat.size) {
-      const n = readSync(fd, data, got, stat.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    const end = data.lastIndexOf(0x0a, got - 1) + 1;
-    return { data: data.subarray(0, end), size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs), torn: got - end };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function reusedBuffer(size: number): Buffer {
-  if (reused.length < size) reused = Buffer.allocUnsafeSlow(Math.min(REUSED_BYTES, Math.max(size, reused.length * 2)));
-  return reused.subarray(0, size);
-}
 
 /** `fileNumber`: the number written for the file in every row (see `rowsToCsv`); its name when not given. */
 export function indexCsv(path: string, shown: string, withText: boolean, fileNumber?: number): FileIndexCsv {
@@ -188,11 +158,6 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   };
 }
 
-export interface DigestOutcome {
-  status: DigestStatus;
-  messages: number;
-}
-
 /** The recorded requests' statuses by leaf, as `check` computes them (the view recomputed at each leaf). */
 function digestStatuses(tree: SessionTree, states: StateSource): Map<string, DigestOutcome> {
   const views = new RequestViews(tree, states);
@@ -206,91 +171,6 @@ function digestStatuses(tree: SessionTree, states: StateSource): Map<string, Dig
     out.set(r.leafId, { status, messages: recorded.recorded.messages });
   }
   return out;
-}
-
-/** Rows of `requests`, `tool_calls` and `denials` from the facts taken while reading. */
-export function addEntryRows(
-  rows: TableRows,
-  file: string,
-  facts: EntryFacts,
-  digestAt: (leafId: string) => DigestOutcome | undefined,
-  messagesAt: (id: string) => number,
-): void {
-  for (const r of facts.requests) rows.requests.push(requestRow(file, r, digestAt, messagesAt));
-  for (const c of facts.toolCalls) rows.tool_calls.push(toolCallRow(file, c));
-  rows.denials.push(...facts.denials);
-}
-
-function requestRow(
-  file: string,
-  r: RequestFact,
-  digestAt: (leafId: string) => DigestOutcome | undefined,
-  messagesAt: (id: string) => number,
-): Row {
-  const digest = r.leafId === null ? undefined : digestAt(r.leafId);
-  const messages = digest?.messages ?? (r.leafId === null ? 0 : messagesAt(r.leafId));
-  return [
-    file,
-    r.requestId,
-    r.leafId,
-    r.model,
-    r.provider,
-    messages,
-    digest?.status ?? "not-recorded",
-    r.inputTokens,
-    r.outputTokens,
-    r.at,
-    r.text,
-  ];
-}
-
-function toolCallRow(file: string, c: ToolCallFact): Row {
-  return [
-    file,
-    c.entryId,
-    c.requestId,
-    c.callId,
-    c.tool,
-    c.argsSha256,
-    c.isError,
-    c.errorCode,
-    c.nested,
-    c.resultEntryId,
-  ];
-}
-
-/** A reader diagnostic, or one the index adds (a torn tail). */
-export type FileDiagnostic = Pick<Diagnostic, "line" | "severity" | "message"> & { code: string };
-
-export function diagnosticRow(file: string, d: FileDiagnostic): Row {
-  return [file, d.line, d.code, d.message];
-}
-
-export function sessionRow(
-  file: string,
-  header: object | null,
-  activeLeafId: string | null,
-  entries: number,
-  status: "ok" | "errors" | "unreadable",
-  sha: string,
-  indexedBytes: number,
-  bytes = indexedBytes,
-): Row {
-  const h = (header ?? {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === "string" ? v : null);
-  return [
-    file,
-    str(h.id),
-    str(h.cwd),
-    str(h.timestamp),
-    str(h.hostVersion) ?? str(h.piVersion),
-    entries,
-    bytes,
-    activeLeafId,
-    status,
-    sha,
-    indexedBytes,
-  ];
 }
 
 function sha256Of(data: Buffer): string {

@@ -6,9 +6,11 @@ import type { SessionEntry } from "../log/entry-types.js";
 import { parseSessionText } from "../log/read-session.js";
 import { addBranchRows } from "./branch-facts.js";
 import { EntryFacts } from "./entry-facts.js";
-import { addEntryRows, diagnosticRow, type FileIndex, readComplete } from "./index-file.js";
+import { addEntryRows, diagnosticRow } from "./entry-rows.js";
+import type { FileIndex } from "./index-file.js";
 import { type Memo, packMemo } from "./memo-files.js";
 import type { LinkTuple } from "./memo-links.js";
+import { readComplete } from "./read-complete.js";
 import { emptyRows } from "./tables.js";
 
 /** What the index remembers of a file it indexed: enough to prove a tail was only appended, and to fold it. */

@@ -1,11 +1,13 @@
-import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
-import { duckdb } from "../../src/fleet/db.js";
+import { codeCachePath } from "../../src/fleet/code-cache.js";
+import { duckdb, loadedBundle } from "../../src/fleet/db.js";
 import { queryDb, TABLE_DUMP } from "./fleet-db.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -52,7 +54,32 @@ describe("the fleet database's storage", () => {
     const bundle = join(ROOT, "dist", `duckdb-api-${version}.cjs`);
     expect(existsSync(bundle), "npm run build writes the bundle").toBe(true);
     const api = await duckdb();
-    expect(api).toBe(require(bundle));
-    expect(typeof api.DuckDBInstance.create).toBe("function");
+    expect(loadedBundle()?.path).toBe(bundle);
+    expect(api).not.toBe(require("@duckdb/node-api"));
+    expect(Object.keys(api).sort()).toEqual(Object.keys(require("@duckdb/node-api")).sort());
+    const instance = await api.DuckDBInstance.create(":memory:");
+    const reader = await (await instance.connect()).runAndReadAll("SELECT 41 + 1 AS n");
+    expect(reader.getRowObjectsJS()).toEqual([{ n: 42 }]);
+    instance.closeSync();
+  });
+
+  it("loads the bundle with the code V8 compiled of it at build time, in a Node of that V8, and without it in another", () => {
+    const { version } = require("@duckdb/node-api/package.json") as { version: string };
+    const bundle = join(ROOT, "dist", `duckdb-api-${version}.cjs`);
+    const caches = readdirSync(join(ROOT, "dist")).filter((name) => name.startsWith(`duckdb-api-${version}.cjs.v8-`));
+    expect(caches, "npm run build writes the code cache for the Node that ran it").toHaveLength(1);
+    const script = `
+      const { duckdb, loadedBundle } = await import(${JSON.stringify(join(ROOT, "dist/src/fleet/db.js"))});
+      const api = await duckdb();
+      const instance = await api.DuckDBInstance.create(":memory:");
+      instance.closeSync();
+      console.log(JSON.stringify({ cacheUsed: loadedBundle().cacheUsed, v8: process.versions.v8 }));`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const { cacheUsed, v8 } = JSON.parse(run.stdout) as { cacheUsed: boolean; v8: string };
+    const ours = existsSync(codeCachePath(bundle).replace(process.versions.v8, v8));
+    // The main lane's Node built the cache; a lane on another Node has none of its own and compiles the bundle.
+    expect(cacheUsed).toBe(ours);
+    if (process.versions.node.startsWith("20.")) expect(cacheUsed).toBe(true);
   });
 });
