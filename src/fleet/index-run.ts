@@ -1,29 +1,19 @@
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writevSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FileItem, mapFiles } from "../files/file-pool.js";
+import type { FileItem } from "../files/file-pool.js";
 import type { FleetDb } from "./db.js";
-import { csvParts, type FileIndexCsv } from "./index-bytes.js";
+import { indexWholeFiles } from "./index-batches.js";
 import { type OpeningIndex, openForIndex } from "./index-open.js";
 import { type IndexOptions, type IndexSummary, type ManifestChanges, newSummary } from "./index-summary.js";
 import type { FileMemo, TailIndex } from "./index-tail.js";
 import { asKnown } from "./known-names.js";
 import { type ManifestFile, writeManifest } from "./manifest.js";
 import { MemoStore } from "./memo-files.js";
-import { TABLE_NAMES, type TableName } from "./tables.js";
-
-/**
- * The fold runs on the workers: the main thread loads it (and the tail indexer) only when it folds itself, so that
- * the workers start at once and DuckDB loads beside them.
- */
-const INDEX_FILE_MODULE = new URL("./index-file.js", import.meta.url).href;
+import { TABLE_NAMES } from "./tables.js";
 
 /** `fresh`: a new database, nothing indexed yet. `changed`: the only files that may have changed (by the manifest). */
 type IndexRunOptions = IndexOptions & { fresh?: boolean; changed?: ReadonlySet<string> | undefined };
-
-const BATCH_FILES = 250;
-/** Batches shrink as the run nears its end: the last one is inserted after the workers stop, with nothing beside it. */
-const LAST_BATCH_FILES = 25;
 
 /**
  * Brings the database at `dbPath` up to date with `items`: an unchanged file (same size and modification time) costs
@@ -182,106 +172,6 @@ async function indexChanges(
     rmSync(spool, { recursive: true, force: true });
   }
   return summary;
-}
-
-/**
- * Folds `items` on the worker pool; their rows go to one CSV file per table in `spool`, and after each batch of
- * files DuckDB inserts them while the workers go on folding.
- */
-async function indexWholeFiles(
-  ready: Promise<FleetDb>,
-  items: readonly FileItem[],
-  withText: boolean,
-  spool: string,
-  onFile: (result: FileIndexCsv, memo: Uint8Array | undefined) => void,
-): Promise<void> {
-  let chunks = new Map<TableName, Uint8Array[]>();
-  // The rows name their file by its position in `items`: the batch's files, from the first one's position.
-  let names: string[] = [];
-  let first = 0;
-  let received = 0;
-  let batches = 0;
-  let writing: Promise<unknown> = ready;
-  // The file's memo goes to `onFile`, each table's rows to the batch's chunks.
-  const take = (result: FileIndexCsv, index: number) => {
-    if (names.length === 0) first = index;
-    names.push(result.file);
-    let memo: Uint8Array | undefined;
-    for (const [name, bytes] of csvParts(result)) {
-      if (name === "memo") {
-        memo = bytes;
-        continue;
-      }
-      const list = chunks.get(name);
-      if (list === undefined) chunks.set(name, [bytes]);
-      else list.push(bytes);
-    }
-    onFile(result, memo);
-  };
-  // Each table's rows of a batch go to its file in one write.
-  const flush = () => {
-    const files: [TableName, string][] = [];
-    for (const [name, list] of chunks) {
-      const path = join(spool, `${batches}-${name}.csv`);
-      writeAll(path, list);
-      files.push([name, path]);
-    }
-    const numbers = { first, names };
-    chunks = new Map();
-    names = [];
-    batches++;
-    if (files.length === 0) return;
-    writing = writing.then(async () => {
-      const db = await ready;
-      for (const [name, path] of files) {
-        await db.load(name, path, numbers);
-        rmSync(path);
-      }
-    });
-    // Awaited below; until then a failed insert must not count as unhandled.
-    writing.catch(() => {});
-  };
-  const folding = mapFiles(
-    {
-      module: INDEX_FILE_MODULE,
-      name: withText ? "indexFileWithText" : "indexFile",
-      indexed: true,
-      fn: async (path, shown, index) => (await import("./index-file.js")).indexCsv(path, shown, withText, index),
-    },
-    items,
-    {
-      onResult: (result, index) => {
-        take(result, index);
-        const remaining = items.length - ++received;
-        if (names.length >= Math.max(LAST_BATCH_FILES, Math.min(BATCH_FILES, remaining))) flush();
-      },
-    },
-  );
-  try {
-    await folding;
-  } finally {
-    flush();
-    // Settled before the caller rolls back or removes the spool.
-    await writing.catch(() => {});
-  }
-  await writing;
-}
-
-/** The chunks one after another in a new file, written as they are rather than copied into one buffer first. */
-function writeAll(path: string, chunks: readonly Uint8Array[]): void {
-  const fd = openSync(path, "w");
-  try {
-    // At most 1024 pieces in one write (the system's limit).
-    for (let i = 0; i < chunks.length; i += 1024) {
-      const group = chunks.slice(i, i + 1024);
-      const size = group.reduce((sum, c) => sum + c.byteLength, 0);
-      const written = writevSync(fd, group);
-      // A file takes a whole write or fails; a short one means the disk is full.
-      if (written !== size) throw new Error(`${path}: wrote ${written} of ${size} bytes (is the disk full?)`);
-    }
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** What the manifest holds: every file the database has indexed, as it stands after the commit. */
