@@ -34,10 +34,16 @@ const PER_FILE_BYTES = 4 << 20;
 
 /** Rows waiting to be inserted: each table's CSV chunks, and the files they name by number. */
 export class PendingRows {
-  chunks = new Map<TableName, Uint8Array[]>();
+  private chunks = new Map<TableName, Uint8Array[]>();
+  private first = -1;
+  private names: string[] = [];
+  /** The bytes of the rows waiting. */
   bytes = 0;
-  first = -1;
-  names: string[] = [];
+
+  /** The files taken since the last write. */
+  get files(): number {
+    return this.names.length;
+  }
 
   add(name: TableName, bytes: Uint8Array): void {
     const list = this.chunks.get(name);
@@ -120,7 +126,7 @@ export async function indexWholeFiles(
       onResult: (result, index) => {
         take(result, index);
         const remaining = items.length - ++received;
-        if (batch.names.length >= Math.max(LAST_BATCH_FILES, Math.min(BATCH_FILES, remaining))) insert(batch);
+        if (batch.files >= Math.max(LAST_BATCH_FILES, Math.min(BATCH_FILES, remaining))) insert(batch);
         if (perFile.bytes >= PER_FILE_BYTES) insert(perFile);
       },
     },
