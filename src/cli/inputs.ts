@@ -105,7 +105,11 @@ export function singleFile(positionals: readonly string[], cwd: string): FileIte
 }
 
 /** An entry id as given, or a unique prefix of one (as Pi's `--session` takes a prefix). */
-export function resolveEntryId(ids: ReadonlyMap<string, unknown>, given: string, shown: string): string {
+export function resolveEntryId(
+  ids: { has(id: string): boolean; keys(): Iterable<string> },
+  given: string,
+  shown: string,
+): string {
   if (ids.has(given)) return given;
   const matches = [...ids.keys()].filter((id) => id.startsWith(given));
   if (matches.length === 1) return matches[0] as string;

@@ -1,4 +1,4 @@
-import { TreeLinks } from "../tree/tree-links.js";
+import type { TreeLinks } from "../tree/tree-links.js";
 
 /** Where one leaf's branch stands in the tree: what `replay` prints besides its state. */
 export interface BranchShape {
@@ -17,15 +17,11 @@ export function branchShape(tree: TreeLinks, leafId: string, activeLeafId: strin
   };
 }
 
-/**
- * Every leaf's shape (or these entries' only), from parent links in file order (a parent before its child, as a
- * reading fold that matches itself took them): the active leaf is the last entry.
- */
+/** Every leaf's shape (or these entries' only), from a tree's links in file order: the active leaf is the last entry. */
 export function branchShapesOfLinks(
-  parents: ReadonlyMap<string, string | null>,
+  tree: TreeLinks,
   only?: readonly string[],
 ): { activeLeafId: string | null; branches: BranchShape[] } {
-  const tree = new TreeLinks(parents);
   const activeLeafId = tree.last;
   return { activeLeafId, branches: (only ?? tree.leaves()).map((id) => branchShape(tree, id, activeLeafId)) };
 }

@@ -4,6 +4,7 @@ import type { KitState } from "../../reducers/state.js";
 import type { SessionEntry } from "../log/entry-types.js";
 import { type ReadOptions, type RecordPosition, readEntryAt } from "../log/read-session.js";
 import type { SessionTree } from "../tree/session-tree.js";
+import { TreeLinks } from "../tree/tree-links.js";
 import { BranchFold, type EntrySource, type StateSource } from "./branch-fold.js";
 import { kitReducer } from "./kit-reducer.js";
 
@@ -21,7 +22,8 @@ const CHECKPOINT_EVERY = 256;
  * writes); `matches(tree)` says so once the tree is built, and the caller folds the loaded entries otherwise.
  */
 export class ReadingFold implements StateSource, EntrySource {
-  private readonly parents = new Map<string, string | null>();
+  /** The links of every entry taken, and the tree's shape from them, as they are read. */
+  private readonly links = new TreeLinks();
   private readonly lines = new Map<string, { at: RecordPosition; bytes: number }>();
   private readonly kept = new Set<string>();
   private readonly fold: BranchFold;
@@ -53,27 +55,25 @@ export class ReadingFold implements StateSource, EntrySource {
     const id = entry.id;
     const written = entry.parentId;
     let parent: string | null = written === undefined || written === null || written === id ? null : written;
-    if (parent !== null && parent !== this.latestId && !this.parents.has(parent)) {
+    if (parent !== null && parent !== this.latestId && !this.links.has(parent)) {
       this.unresolved.add(parent);
       parent = null;
     }
-    const size = this.parents.size;
-    this.parents.set(id, parent);
-    // A migrated record, or an id taken twice (the set added nothing): the fold no longer stands for the file.
-    if (bytes < 0 || this.parents.size === size) {
+    // A migrated record, or an id taken twice: the fold no longer stands for the file.
+    if (!this.links.add(id, parent) || bytes < 0) {
       this.exact = false;
       return;
     }
     this.lines.set(id, { at, bytes });
     if (this.latestId !== null && parent !== this.latestId) this.kept.add(this.latestId);
-    if (this.parents.size % CHECKPOINT_EVERY === 0) this.kept.add(id);
+    if (this.links.size % CHECKPOINT_EVERY === 0) this.kept.add(id);
     this.fold.advance(entry, parent);
     this.latestId = id;
   }
 
   /** Whether the states equal those of the fold of `tree` (built from the same read). */
   matches(tree: SessionTree): boolean {
-    if (!this.exact || tree.size !== this.parents.size) return false;
+    if (!this.exact || tree.size !== this.links.size) return false;
     for (const id of this.unresolved) if (tree.get(id) !== undefined) return false;
     return true;
   }
@@ -84,18 +84,18 @@ export class ReadingFold implements StateSource, EntrySource {
    */
   matchesItself(): boolean {
     if (!this.exact) return false;
-    for (const id of this.unresolved) if (this.parents.has(id)) return false;
+    for (const id of this.unresolved) if (this.links.has(id)) return false;
     return true;
   }
 
-  /** Each entry taken, in file order, with its parent (null for a root): the tree's links when `matchesItself`. */
-  parentLinks(): ReadonlyMap<string, string | null> {
-    return this.parents;
+  /** The links of the entries taken, in file order (a parent not read before its child left out): the tree's when `matchesItself`. */
+  treeLinks(): TreeLinks {
+    return this.links;
   }
 
   /** The state after `id` (after reading); the initial state for null or an unknown id. */
   stateAt(id: string | null): KitState {
-    return this.fold.stateAt(id !== null && this.parents.has(id) ? id : null);
+    return this.fold.stateAt(id !== null && this.links.has(id) ? id : null);
   }
 
   /** An entry taken, read again from its line. */
@@ -104,7 +104,7 @@ export class ReadingFold implements StateSource, EntrySource {
   }
 
   parentOf(id: string): string | null {
-    return this.parents.get(id) ?? null;
+    return this.links.parentOf(id);
   }
 
   getMany(ids: readonly string[]): (SessionEntry | undefined)[] {

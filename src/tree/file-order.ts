@@ -8,8 +8,8 @@ export interface FileOrder {
   ids: readonly string[];
   entries: readonly SessionEntry[];
   /** The place of each entry's parent; -1 for a root. */
-  parents: Int32Array;
-  children: Int32Array;
+  parents: readonly number[];
+  children: readonly number[];
   /** Every parent stands before its children (as the host writes a file). */
   parentsFirst: boolean;
   indexOf: ReadonlyMap<string, number>;

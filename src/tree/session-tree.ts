@@ -17,7 +17,6 @@ export class SessionTree {
   readonly orphans: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly labels = new Map<string, string>();
-  private readonly parent = new Map<string, string | null>();
   /** Each id's place in file order (where it first stands), and the position of its record (the later one). */
   private readonly indexOf = new Map<string, number>();
   private readonly positions: RecordPosition[] = [];
@@ -55,10 +54,14 @@ export class SessionTree {
       }
     });
     this.activeLeafId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
+    // A file written in order is linked as its entries are taken; one that may loop once its loops are cut.
+    const links = new TreeLinks();
+    const parents = repeated || notYetRead.some((id) => this.byId.has(id)) ? new Map<string, string | null>() : null;
+    const link = (id: string, parent: string | null) => (parents ? parents.set(id, parent) : links.add(id, parent));
     for (const [id, entry] of this.byId) {
       const parentId = entry.parentId;
       if (parentId === null || parentId === undefined || parentId === id) {
-        this.parent.set(id, null);
+        link(id, null);
         this.roots.push(id);
         if (parentId === id) {
           // The host's tree view shows it as a root, but its path walk (getBranch, buildSessionContext) never ends.
@@ -66,18 +69,21 @@ export class SessionTree {
           this.diagnostics.push(diagnostic("E_CYCLE", this.position(id)!, message, id));
         }
       } else if (!this.byId.has(parentId)) {
-        this.parent.set(id, null);
+        link(id, null);
         this.roots.push(id);
         this.orphans.push(id);
         const message = `parent ${parentId} is not in the file: this entry and its descendants form a separate tree`;
         this.diagnostics.push(diagnostic("E_MISSING_PARENT", this.position(id)!, message, id));
       } else {
-        this.parent.set(id, parentId);
+        link(id, parentId);
       }
     }
-    if (repeated || notYetRead.some((id) => this.byId.has(id))) this.cutCycles();
-    this.links = new TreeLinks(this.parent);
-    this.order = this.fileOrder();
+    if (parents) {
+      this.cutCycles(parents);
+      for (const [id, parent] of parents) links.add(id, parent);
+    }
+    this.links = links;
+    this.order = { ...links.places(), entries: [...this.byId.values()] };
   }
 
   static fromLog(log: SessionLog): SessionTree {
@@ -98,7 +104,7 @@ export class SessionTree {
   }
 
   parentOf(id: string): string | null {
-    return this.parent.get(id) ?? null;
+    return this.links.parentOf(id);
   }
 
   childrenOf(id: string): readonly string[] {
@@ -130,7 +136,7 @@ export class SessionTree {
     let cursor: string | null = this.byId.has(id) ? id : null;
     while (cursor !== null) {
       path.push(this.byId.get(cursor) as SessionEntry);
-      cursor = this.parent.get(cursor) ?? null;
+      cursor = this.links.parentOf(cursor);
     }
     return path.reverse();
   }
@@ -140,30 +146,8 @@ export class SessionTree {
     return this.links.commonAncestor(a, b);
   }
 
-  private fileOrder(): FileOrder {
-    const n = this.byId.size;
-    const ids = new Array<string>(n);
-    const entries = new Array<SessionEntry>(n);
-    const parents = new Int32Array(n);
-    const children = new Int32Array(n);
-    let parentsFirst = true;
-    let at = 0;
-    for (const [id, entry] of this.byId) {
-      ids[at] = id;
-      entries[at] = entry;
-      const parent = this.parent.get(id) ?? null;
-      const p = parent === null ? -1 : (this.indexOf.get(parent) as number);
-      parents[at] = p;
-      if (p >= 0) {
-        children[p] = (children[p] as number) + 1;
-        if (p > at) parentsFirst = false;
-      }
-      at++;
-    }
-    return { ids, entries, parents, children, parentsFirst, indexOf: this.indexOf };
-  }
-
-  private cutCycles(): void {
+  /** Cuts each loop of `parents` at the member that comes first in the file. */
+  private cutCycles(parents: Map<string, string | null>): void {
     const state = new Map<string, 1 | 2>();
     for (const start of this.byId.keys()) {
       if (state.has(start)) continue;
@@ -172,12 +156,12 @@ export class SessionTree {
       while (cursor !== null && !state.has(cursor)) {
         state.set(cursor, 1);
         walk.push(cursor);
-        cursor = this.parent.get(cursor) ?? null;
+        cursor = parents.get(cursor) ?? null;
       }
       if (cursor !== null && state.get(cursor) === 1) {
         const loop = walk.slice(walk.indexOf(cursor));
         const first = loop.reduce((a, b) => (this.position(a)!.line <= this.position(b)!.line ? a : b));
-        this.parent.set(first, null);
+        parents.set(first, null);
         this.roots.push(first);
         const message = `parent links loop through ${loop.join(" -> ")}: the host would hang building this branch; cut here`;
         this.diagnostics.push(diagnostic("E_CYCLE", this.position(first)!, message, first));

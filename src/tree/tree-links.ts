@@ -1,57 +1,126 @@
-import { depthIn } from "./depth-memo.js";
+import type { FileOrder } from "./file-order.js";
+
+/** No parent: a root (or a parent not yet added, while it waits in `pending`). */
+const ROOT = -1;
+const UNKNOWN_DEPTH = -1;
 
 /**
  * The shape of a tree given by its parent links (null for a root), in file order: children, leaves, forks, depths
- * and where two branches meet. What `SessionTree` answers, and what a fold made while reading answers from the links
- * it took, without the entries.
+ * and where two branches meet. Links are taken one at a time as they are read (`add`), so that a reader has the shape
+ * when it reaches the end without a second pass over the entries: each entry gets a place in file order, and its
+ * parent's place, its depth and its count of children are kept by place. A parent added after its child (a file not
+ * written in order) is linked when the shape is first asked for.
  */
 export class TreeLinks {
-  private readonly kids = new Map<string, string[]>();
-  private readonly depths = new Map<string, number>();
+  private readonly placeOf = new Map<string, number>();
+  private readonly ids: string[] = [];
+  private readonly parentAt: number[] = [];
+  private readonly depthAt: number[] = [];
+  private readonly childCount: number[] = [];
+  /** Places whose parent had not been added yet, with the parent's id. */
+  private readonly pending = new Map<number, string>();
+  private kids: Map<string, string[]> | undefined;
   private leafIds: string[] | undefined;
   private forkIds: Set<string> | undefined;
-  /** The path of the last branch asked to meet, as a set, and the meeting point found for entries off it. */
-  private onto: { leaf: string; path: Set<string>; meets: Map<string, string | null> } | null = null;
+  /** The places on the path of the last branch asked to meet, and the meeting point found for places off it. */
+  private onto: { leaf: number; path: Set<number>; meets: Map<number, number> } | null = null;
+  private parentsFirst = true;
 
-  constructor(private readonly parents: ReadonlyMap<string, string | null>) {
-    for (const [id, parent] of parents) {
-      if (parent === null) continue;
-      const list = this.kids.get(parent);
-      if (list) list.push(id);
-      else this.kids.set(parent, [id]);
+  /** The links of `parents`, in its order. */
+  constructor(parents?: ReadonlyMap<string, string | null>) {
+    if (parents) for (const [id, parent] of parents) this.add(id, parent);
+  }
+
+  /** Takes the next entry in file order; false (and nothing taken) when its id was taken before. */
+  add(id: string, parent: string | null): boolean {
+    const place = this.ids.length;
+    if (this.placeOf.has(id)) return false;
+    this.placeOf.set(id, place);
+    this.ids.push(id);
+    this.childCount.push(0);
+    const parentPlace = parent === null ? ROOT : this.placeOf.get(parent);
+    if (parentPlace === undefined) {
+      this.pending.set(place, parent as string);
+      this.parentAt.push(ROOT);
+      this.depthAt.push(UNKNOWN_DEPTH);
+    } else {
+      this.parentAt.push(parentPlace);
+      if (parentPlace === ROOT) this.depthAt.push(0);
+      else {
+        this.childCount[parentPlace] = (this.childCount[parentPlace] as number) + 1;
+        const above = this.depthAt[parentPlace] as number;
+        this.depthAt.push(above === UNKNOWN_DEPTH ? UNKNOWN_DEPTH : above + 1);
+      }
     }
+    this.kids = undefined;
+    this.leafIds = undefined;
+    this.forkIds = undefined;
+    this.onto = null;
+    return true;
   }
 
   get size(): number {
-    return this.parents.size;
+    return this.ids.length;
   }
 
   /** The last entry in file order: the host's active leaf. */
   get last(): string | null {
-    let last: string | null = null;
-    for (const id of this.parents.keys()) last = id;
-    return last;
+    return this.ids.at(-1) ?? null;
   }
 
-  readonly parentOf = (id: string): string | null => this.parents.get(id) ?? null;
+  has(id: string): boolean {
+    return this.placeOf.has(id);
+  }
+
+  /** Every entry's id, in file order. */
+  keys(): IterableIterator<string> {
+    return this.ids.values();
+  }
+
+  readonly parentOf = (id: string): string | null => {
+    const place = this.placeOf.get(id);
+    if (place === undefined) return null;
+    this.settle();
+    const parent = this.parentAt[place] as number;
+    return parent === ROOT ? null : (this.ids[parent] as string);
+  };
 
   childrenOf(id: string): readonly string[] {
+    if (this.kids === undefined) {
+      this.settle();
+      const kids = new Map<string, string[]>();
+      for (let place = 0; place < this.ids.length; place++) {
+        const parent = this.parentAt[place] as number;
+        if (parent === ROOT) continue;
+        const parentId = this.ids[parent] as string;
+        const list = kids.get(parentId);
+        if (list) list.push(this.ids[place] as string);
+        else kids.set(parentId, [this.ids[place] as string]);
+      }
+      this.kids = kids;
+    }
     return this.kids.get(id) ?? [];
   }
 
   /** Entries without children, in file order (found once: the tree does not change). */
   leaves(): string[] {
     if (this.leafIds === undefined) {
-      this.leafIds = [];
-      for (const id of this.parents.keys()) if (!this.kids.has(id)) this.leafIds.push(id);
+      this.settle();
+      this.leafIds = this.ids.filter((_, place) => this.childCount[place] === 0);
     }
     return [...this.leafIds];
   }
 
-  /** Entries with more than one child: where branches fork. */
+  /** Entries with more than one child: where branches fork, in the order their first children stand. */
   branchPoints(): string[] {
+    this.settle();
     const out: string[] = [];
-    for (const [id, list] of this.kids) if (list.length > 1) out.push(id);
+    const seen = new Set<number>();
+    for (const parent of this.parentAt) {
+      if (parent === ROOT || (this.childCount[parent] as number) < 2 || seen.has(parent)) continue;
+      seen.add(parent);
+      out.push(this.ids[parent] as string);
+    }
     return out;
   }
 
@@ -61,12 +130,24 @@ export class TreeLinks {
     return this.forkIds;
   }
 
-  /** Forks are remembered by `depth` too: every branch through one stops there. */
-  private readonly isFork = (id: string): boolean => (this.kids.get(id)?.length ?? 0) > 1;
+  /** The entries by their place in file order, with their parents' places and their counts of children. */
+  places(): Omit<FileOrder, "entries"> {
+    this.settle();
+    return {
+      ids: this.ids,
+      parents: this.parentAt,
+      children: this.childCount,
+      parentsFirst: this.parentsFirst,
+      indexOf: this.placeOf,
+    };
+  }
 
   /** A root is 0. */
   depth(id: string): number {
-    return depthIn(id, this.parentOf, this.depths, this.isFork);
+    const place = this.placeOf.get(id);
+    if (place === undefined) return 0;
+    this.settle();
+    return this.depthAt[place] as number;
   }
 
   /**
@@ -75,16 +156,19 @@ export class TreeLinks {
    * branch once.
    */
   commonAncestor(a: string, b: string): string | null {
-    if (!this.parents.has(a) || !this.parents.has(b)) return null;
-    if (this.onto?.leaf !== b) {
-      const path = new Set<string>();
-      for (let cursor: string | null = b; cursor !== null; cursor = this.parentOf(cursor)) path.add(cursor);
-      this.onto = { leaf: b, path, meets: new Map() };
+    const from = this.placeOf.get(a);
+    const to = this.placeOf.get(b);
+    if (from === undefined || to === undefined) return null;
+    this.settle();
+    if (this.onto?.leaf !== to) {
+      const path = new Set<number>();
+      for (let cursor = to; cursor !== ROOT; cursor = this.parentAt[cursor] as number) path.add(cursor);
+      this.onto = { leaf: to, path, meets: new Map() };
     }
     const { path, meets } = this.onto;
-    const climbed: string[] = [];
-    let found: string | null = null;
-    for (let cursor: string | null = a; cursor !== null; cursor = this.parentOf(cursor)) {
+    const climbed: number[] = [];
+    let found = ROOT;
+    for (let cursor = from; cursor !== ROOT; cursor = this.parentAt[cursor] as number) {
       if (path.has(cursor)) {
         found = cursor;
         break;
@@ -97,6 +181,36 @@ export class TreeLinks {
       climbed.push(cursor);
     }
     for (const at of climbed) meets.set(at, found);
-    return found;
+    return found === ROOT ? null : (this.ids[found] as string);
+  }
+
+  /** Links the parents added after their children, and gives every entry below one its depth. */
+  private settle(): void {
+    if (this.pending.size === 0) return;
+    for (const [place, parentId] of this.pending) {
+      const parent = this.placeOf.get(parentId);
+      if (parent === undefined) {
+        this.depthAt[place] = 0;
+        continue;
+      }
+      this.parentAt[place] = parent;
+      this.parentsFirst = false;
+      this.childCount[parent] = (this.childCount[parent] as number) + 1;
+    }
+    this.pending.clear();
+    const climbed: number[] = [];
+    for (let place = 0; place < this.ids.length; place++) {
+      let cursor = place;
+      while (this.depthAt[cursor] === UNKNOWN_DEPTH) {
+        climbed.push(cursor);
+        if (climbed.length > this.ids.length) throw new Error(`parent links of ${this.ids[place]} form a cycle`);
+        const parent = this.parentAt[cursor] as number;
+        if (parent === ROOT) break;
+        cursor = parent;
+      }
+      let depth = this.depthAt[cursor] === UNKNOWN_DEPTH ? -1 : (this.depthAt[cursor] as number);
+      for (let i = climbed.length - 1; i >= 0; i--) this.depthAt[climbed[i] as number] = ++depth;
+      climbed.length = 0;
+    }
   }
 }

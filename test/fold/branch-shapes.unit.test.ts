@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { branchShapesOfLinks } from "../../src/fold/branch-shapes.js";
 import { ReadingFold } from "../../src/fold/reading-fold.js";
 import { loadSession } from "../../src/session.js";
+import { TreeLinks } from "../../src/tree/tree-links.js";
 import { Random } from "../synth/random.js";
 import { randomSession } from "../synth/random-tree.js";
 
@@ -41,7 +42,7 @@ function fromLinks(file: string) {
   const fold = new ReadingFold(file);
   loadSession(file, fold.readOptions());
   expect(fold.matchesItself()).toBe(true);
-  return branchShapesOfLinks(fold.parentLinks());
+  return branchShapesOfLinks(fold.treeLinks());
 }
 
 /** What the loaded tree itself answers (the shape code the offline commands use). */
@@ -96,6 +97,6 @@ describe("the branches found from a reading fold's parent links, and by the load
   });
 
   it("an empty tree has no branches", () => {
-    expect(branchShapesOfLinks(new Map())).toEqual({ activeLeafId: null, branches: [] });
+    expect(branchShapesOfLinks(new TreeLinks())).toEqual({ activeLeafId: null, branches: [] });
   });
 });

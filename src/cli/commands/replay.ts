@@ -68,7 +68,7 @@ export async function replaySplit(
     if (checked === null || checked.unusable || !sameRecords(checked, log)) return null;
     // A damaged file (a dropped line, a missing parent) is replayed on one thread, which counts its reader errors.
     if (checked.missingParent || checked.diagnostics.some((d) => d.severity === "error")) return null;
-    const links = fold.parentLinks();
+    const links = fold.treeLinks();
     const only = leaf === undefined ? undefined : [resolveEntryId(links, leaf, shown)];
     const { activeLeafId, branches } = branchShapesOfLinks(links, only);
     const replays = branches.map(({ leafId, depth, forkFromId }) =>
