@@ -4,9 +4,11 @@ import type { KitState } from "../../reducers/state.js";
 import type { StateSource } from "../fold/branch-fold.js";
 import { ReadingFold } from "../fold/reading-fold.js";
 import { foldTree } from "../fold/session-fold.js";
+import type { SessionEntry } from "../log/entry-types.js";
 import type { ReadOptions } from "../log/read-session.js";
 import { kitVersion } from "../package-root.js";
 import { loadSessionText } from "../session.js";
+import type { FileOrder } from "../tree/file-order.js";
 import type { SessionTree } from "../tree/session-tree.js";
 import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
@@ -133,21 +135,21 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     read.size,
   );
   rows.sessions.push(sessionFacts);
-  const shape = treeShape(tree);
+  const messages = messagesOnPaths(tree.order);
   const leafStates: Record<string, KitState> = {};
   for (const leafId of tree.leaves()) {
     const state = states.stateAt(leafId);
     leafStates[leafId] = state;
     const active = leafId === tree.activeLeafId;
     const forkFromId = active || tree.activeLeafId === null ? null : tree.commonAncestor(leafId, tree.activeLeafId);
-    addBranchRows(rows, shown, { leafId, active, depth: shape.depth(leafId), forkFromId }, state);
+    addBranchRows(rows, shown, { leafId, active, depth: tree.depth(leafId), forkFromId }, state);
   }
   const digests = facts.sawDigest
     ? digestStatuses(whole ? tree : loadSessionText(shown, data).tree, states)
     : new Map<string, DigestOutcome>();
-  addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), shape.messages);
+  addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), messages);
   const links: Links = new Map();
-  for (const id of tree.byId.keys()) links.set(id, [tree.parentOf(id), shape.depth(id), shape.messages(id)]);
+  for (const id of tree.byId.keys()) links.set(id, [tree.parentOf(id), tree.depth(id), messages(id)]);
   rows._memo.push(memoRow(sessionFacts));
   return {
     file: shown,
@@ -177,35 +179,23 @@ function sha256Of(data: Buffer): string {
   return hash("sha256", data, "hex");
 }
 
-/** Depth and messages on the path of every entry, each computed once (parents usually come first). */
-function treeShape(tree: SessionTree): { depth: (id: string) => number; messages: (id: string) => number } {
-  const depths = new Map<string, number>();
-  const messages = new Map<string, number>();
-  const fill = (id: string) => {
-    const climbed: string[] = [];
-    let cursor: string | null = id;
-    while (cursor !== null && !depths.has(cursor)) {
+/** The messages on the path to each entry, the entry included, counted once for the whole tree. */
+function messagesOnPaths({ entries, parents, indexOf }: FileOrder): (id: string) => number {
+  const counts = new Array<number>(entries.length).fill(-1);
+  const climbed: number[] = [];
+  for (let place = 0; place < entries.length; place++) {
+    let cursor = place;
+    while (cursor >= 0 && counts[cursor] === -1) {
       climbed.push(cursor);
-      cursor = tree.parentOf(cursor);
+      cursor = parents[cursor] as number;
     }
-    let depth = cursor === null ? -1 : (depths.get(cursor) as number);
-    let count = cursor === null ? 0 : (messages.get(cursor) as number);
+    let count = cursor < 0 ? 0 : (counts[cursor] as number);
     for (let i = climbed.length - 1; i >= 0; i--) {
-      const at = climbed[i] as string;
-      depth++;
-      if (tree.get(at)?.type === "message") count++;
-      depths.set(at, depth);
-      messages.set(at, count);
+      const at = climbed[i] as number;
+      if ((entries[at] as SessionEntry).type === "message") count++;
+      counts[at] = count;
     }
-  };
-  return {
-    depth: (id) => {
-      if (!depths.has(id)) fill(id);
-      return depths.get(id) as number;
-    },
-    messages: (id) => {
-      if (!messages.has(id)) fill(id);
-      return messages.get(id) ?? 0;
-    },
-  };
+    climbed.length = 0;
+  }
+  return (id) => counts[indexOf.get(id) ?? -1] ?? 0;
 }
