@@ -24,8 +24,8 @@ const SEEDS = Array.from({ length: 120 }, (_, i) => 1000 + i);
 function shuffled(tree: SessionTree): FileOrder {
   const ids = [...tree.byId.keys()].sort().reverse();
   const indexOf = new Map(ids.map((id, at) => [id, at]));
-  const parents = new Int32Array(ids.map((id) => indexOf.get(tree.parentOf(id) ?? "") ?? -1));
-  const children = new Int32Array(ids.length);
+  const parents = ids.map((id) => indexOf.get(tree.parentOf(id) ?? "") ?? -1);
+  const children = new Array<number>(ids.length).fill(0);
   for (const p of parents) if (p >= 0) children[p] = (children[p] as number) + 1;
   const entries = ids.map((id) => tree.get(id) as SessionEntry);
   return { ids, entries, parents, children, parentsFirst: parents.every((p, at) => p < at), indexOf };
