@@ -17,6 +17,11 @@ export interface EntrySource {
   parentOf(id: string): string | null;
   /** The entries of `ids` at once, in that order (a file source reads them with one open); `get` of each if absent. */
   getMany?(ids: readonly string[]): (SessionEntry | undefined)[];
+  /**
+   * The entries from `id` up its path, nearest first, until one whose id `known` has (left out, and named as `stop`;
+   * null when a root was passed): the climb `parentOf` and `get` make, in one call (a loaded tree walks its places).
+   */
+  pathUp?(id: string, known: ReadonlyMap<string, unknown>): { entries: SessionEntry[]; stop: string | null };
 }
 
 /**
@@ -45,6 +50,10 @@ export class BranchFold implements StateSource {
     if (id === null) return this.reducer.initialState();
     const known = this.memo.get(id);
     if (known) return known;
+    if (this.source.pathUp) {
+      const { entries, stop } = this.source.pathUp(id, this.memo);
+      return this.foldUp(entries, stop === null ? this.reducer.initialState() : (this.memo.get(stop) as KitState));
+    }
     const ids: string[] = [];
     let cursor: string | null = id;
     let state: KitState | undefined;
@@ -59,14 +68,18 @@ export class BranchFold implements StateSource {
     let from = entries.indexOf(undefined);
     if (from < 0) from = entries.length;
     else state = undefined;
-    state ??= this.reducer.initialState();
-    for (let i = from - 1; i >= 0; i--) {
+    return this.foldUp(entries.slice(0, from) as SessionEntry[], state ?? this.reducer.initialState());
+  }
+
+  /** Folds `entries` (a path read upwards: the nearest first) onto `state`; the state after the first of them. */
+  private foldUp(entries: readonly SessionEntry[], state: KitState): KitState {
+    for (let i = entries.length - 1; i >= 0; i--) {
       const entry = entries[i] as SessionEntry;
       state = this.reducer.evolve(state, toEvent(entry));
       this.reductions++;
       if (i === 0 || this.kept === null || this.kept.has(entry.id)) this.memo.set(entry.id, state);
     }
-    return this.memo.get(id) ?? state;
+    return state;
   }
 
   /**

@@ -130,14 +130,23 @@ export class SessionTree {
     return this.links.depth(id);
   }
 
+  /** The entries from `id` up its path, nearest first, until one whose id `known` has (left out: `stop`). */
+  pathUp(id: string, known: ReadonlyMap<string, unknown>): { entries: SessionEntry[]; stop: string | null } {
+    const { ids, entries, parents, indexOf } = this.order;
+    const out: SessionEntry[] = [];
+    for (let at = indexOf.get(id) ?? -1; at >= 0; at = parents[at] as number) {
+      const entryId = ids[at] as string;
+      if (known.has(entryId)) return { entries: out, stop: entryId };
+      out.push(entries[at] as SessionEntry);
+    }
+    return { entries: out, stop: null };
+  }
+
   /** Root to `id`, inclusive. */
   pathTo(id: string): SessionEntry[] {
+    const { entries, parents, indexOf } = this.order;
     const path: SessionEntry[] = [];
-    let cursor: string | null = this.byId.has(id) ? id : null;
-    while (cursor !== null) {
-      path.push(this.byId.get(cursor) as SessionEntry);
-      cursor = this.links.parentOf(cursor);
-    }
+    for (let at = indexOf.get(id) ?? -1; at >= 0; at = parents[at] as number) path.push(entries[at] as SessionEntry);
     return path.reverse();
   }
 
