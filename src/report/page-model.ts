@@ -145,7 +145,7 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
       denials++;
       deniedScopes.add(denialOf(entry.message.details)?.scope ?? "");
     }
-    const line = tree.position(id)?.line ?? 0;
+    const line = tree.positionAt(i)?.line ?? 0;
     entries.parents.push(parent);
     entries.lineDeltas.push(line - previousLine);
     entries.kinds.push(kind);
@@ -224,7 +224,7 @@ function callOwners(
   indexOf: ReadonlyMap<string, number>,
   parents: number[],
 ): [number, number][] {
-  return callOwnersNearby(session, indexOf, parents) ?? callOwnersByWalk(session, indexOf, parents);
+  return callOwnersNearby(session, parents) ?? callOwnersByWalk(session, indexOf, parents);
 }
 
 /** Ancestors looked at from a tool result before the whole tree is walked instead. */
@@ -234,30 +234,24 @@ const OWNER_STEPS = 64;
  * `callOwners` found by looking up from each tool result, where its call almost always is a step or a few away;
  * null when one is further than `OWNER_STEPS` (the caller then walks the tree). Holds nothing per call.
  */
-export function callOwnersNearby(
-  session: LoadedSession,
-  indexOf: ReadonlyMap<string, number>,
-  parents: number[],
-): [number, number][] | null {
-  const { tree } = session;
+export function callOwnersNearby(session: LoadedSession, parents: readonly number[]): [number, number][] | null {
+  const { entries } = session.tree.order;
   const out: [number, number][] = [];
-  for (const [id, entry] of tree.byId) {
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index] as SessionEntry;
     if (entry.type !== "message" || entry.message?.role !== "toolResult") continue;
     const call = String(entry.message.toolCallId);
     let owner = -1;
-    let cursor = tree.parentOf(id);
-    for (let steps = 0; cursor !== null; steps++) {
+    for (let cursor = parents[index] as number, steps = 0; cursor >= 0; cursor = parents[cursor] as number, steps++) {
       if (steps === OWNER_STEPS) return null;
-      if (callIdsOf(tree.get(cursor) as SessionEntry)?.includes(call)) {
-        owner = indexOf.get(cursor) as number;
+      if (callIdsOf(entries[cursor] as SessionEntry)?.includes(call)) {
+        owner = cursor;
         break;
       }
-      cursor = tree.parentOf(cursor);
     }
-    const index = indexOf.get(id) as number;
     if (owner !== parents[index]) out.push([index, owner]);
   }
-  return out.sort((a, b) => a[0] - b[0]);
+  return out;
 }
 
 /** `callOwners` by one depth-first walk of the tree, keeping the open calls of the path it is on. */

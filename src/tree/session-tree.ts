@@ -55,7 +55,7 @@ export class SessionTree {
     });
     this.activeLeafId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
     // A file written in order is linked as its entries are taken; one that may loop once its loops are cut.
-    const links = new TreeLinks();
+    const links = TreeLinks.numbered(this.indexOf);
     const parents = repeated || notYetRead.some((id) => this.byId.has(id)) ? new Map<string, string | null>() : null;
     const link = (id: string, parent: string | null) => (parents ? parents.set(id, parent) : links.add(id, parent));
     for (const [id, entry] of this.byId) {
@@ -96,6 +96,11 @@ export class SessionTree {
 
   get(id: string): SessionEntry | undefined {
     return this.byId.get(id);
+  }
+
+  /** The position of the record at `place` in file order (see `order`). */
+  positionAt(place: number): RecordPosition | undefined {
+    return this.positions[place];
   }
 
   position(id: string): RecordPosition | undefined {

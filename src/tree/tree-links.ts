@@ -12,7 +12,7 @@ const UNKNOWN_DEPTH = -1;
  * written in order) is linked when the shape is first asked for.
  */
 export class TreeLinks {
-  private readonly placeOf = new Map<string, number>();
+  private readonly placeOf: Map<string, number>;
   private readonly ids: string[] = [];
   private readonly parentAt: number[] = [];
   private readonly depthAt: number[] = [];
@@ -27,19 +27,30 @@ export class TreeLinks {
   private parentsFirst = true;
 
   /** The links of `parents`, in its order. */
-  constructor(parents?: ReadonlyMap<string, string | null>) {
+  constructor(parents?: ReadonlyMap<string, string | null>, placeOf = new Map<string, number>()) {
+    this.placeOf = placeOf;
     if (parents) for (const [id, parent] of parents) this.add(id, parent);
+  }
+
+  /**
+   * Links for entries numbered already: `placeOf` gives each id the place in file order it will be added at (kept as
+   * this object's own, not copied). Asked before every entry is added, the shape knows only those added.
+   */
+  static numbered(placeOf: Map<string, number>): TreeLinks {
+    return new TreeLinks(undefined, placeOf);
   }
 
   /** Takes the next entry in file order; false (and nothing taken) when its id was taken before. */
   add(id: string, parent: string | null): boolean {
     const place = this.ids.length;
-    if (this.placeOf.has(id)) return false;
-    this.placeOf.set(id, place);
+    const given = this.placeOf.get(id);
+    if (given === undefined) this.placeOf.set(id, place);
+    else if (given !== place) return false;
     this.ids.push(id);
     this.childCount.push(0);
     const parentPlace = parent === null ? ROOT : this.placeOf.get(parent);
-    if (parentPlace === undefined) {
+    // A parent not yet added: unknown, or numbered at this place or after.
+    if (parentPlace === undefined || parentPlace >= place) {
       this.pending.set(place, parent as string);
       this.parentAt.push(ROOT);
       this.depthAt.push(UNKNOWN_DEPTH);
@@ -69,7 +80,8 @@ export class TreeLinks {
   }
 
   has(id: string): boolean {
-    return this.placeOf.has(id);
+    const place = this.placeOf.get(id);
+    return place !== undefined && place < this.ids.length;
   }
 
   /** Every entry's id, in file order. */

@@ -89,7 +89,7 @@ describe("the owners of tool calls", () => {
       const model = buildPageModel("s", session);
       const indexOf = new Map(model.entries.ids.map((id, i) => [id, i]));
       const byWalk = callOwnersByWalk(session, indexOf, model.entries.parents);
-      expect(callOwnersNearby(session, indexOf, model.entries.parents)).toEqual(byWalk);
+      expect(callOwnersNearby(session, model.entries.parents)).toEqual(byWalk);
       expect(model.callOwners).toEqual(byWalk);
     }
   });
@@ -103,7 +103,7 @@ describe("the owners of tool calls", () => {
     const session = loadSessionText("s", b.toJsonl());
     const model = buildPageModel("s", session);
     const indexOf = new Map(model.entries.ids.map((id, i) => [id, i]));
-    expect(callOwnersNearby(session, indexOf, model.entries.parents)).toBeNull();
+    expect(callOwnersNearby(session, model.entries.parents)).toBeNull();
     expect(model.callOwners).toEqual([[indexOf.size - 1, 1]]);
   });
 });

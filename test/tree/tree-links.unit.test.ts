@@ -115,6 +115,25 @@ describe("TreeLinks", () => {
     expect(links.commonAncestor("zz", "d")).toBeNull();
   });
 
+  it("numbered in advance: keeps the places given, links a parent numbered after its child, refuses a repeat", () => {
+    const places = new Map([
+      ["c", 0],
+      ["a", 1],
+      ["b", 2],
+    ]);
+    const links = TreeLinks.numbered(places);
+    expect(links.add("c", "b")).toBe(true);
+    expect(links.has("a")).toBe(false);
+    expect(links.add("a", null)).toBe(true);
+    expect(links.add("b", "a")).toBe(true);
+    expect(links.add("c", null)).toBe(false);
+    expect(links.depth("c")).toBe(2);
+    expect(links.leaves()).toEqual(["c"]);
+    expect(links.places().indexOf).toBe(places);
+    expect(links.places().parents).toEqual([2, -1, 1]);
+    expect(links.places().parentsFirst).toBe(false);
+  });
+
   it("reads a link to an id never added as a root", () => {
     const links = new TreeLinks(new Map([["x", "missing"]]));
     expect(links.depth("x")).toBe(0);
