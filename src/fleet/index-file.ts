@@ -24,7 +24,7 @@ import {
 } from "./entry-rows.js";
 import { type FileIndexCsv, type IndexHow, packParts } from "./index-bytes.js";
 import { packMemo } from "./memo-files.js";
-import type { Links } from "./memo-links.js";
+import { packPlaces } from "./memo-links.js";
 import { readComplete } from "./read-complete.js";
 import { rowsToCsv } from "./table-csv.js";
 import { emptyRows, TABLE_NAMES, TABLES, type TableName, type TableRows, type TableSpec } from "./tables.js";
@@ -135,7 +135,9 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     read.size,
   );
   rows.sessions.push(sessionFacts);
-  const messages = messagesOnPaths(tree.order);
+  const { order } = tree;
+  const counts = messagesOnPaths(order);
+  const messages = (id: string) => counts[order.indexOf.get(id) ?? -1] ?? 0;
   const leafStates: Record<string, KitState> = {};
   for (const leafId of tree.leaves()) {
     const state = states.stateAt(leafId);
@@ -148,15 +150,16 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     ? digestStatuses(whole ? tree : loadSessionText(shown, data).tree, states)
     : new Map<string, DigestOutcome>();
   addEntryRows(rows, shown, facts, (leafId) => digests.get(leafId), messages);
-  const links: Links = new Map();
-  for (const id of tree.byId.keys()) links.set(id, [tree.parentOf(id), tree.depth(id), messages(id)]);
   rows._memo.push(memoRow(sessionFacts));
   return {
     file: shown,
     path,
     how: "indexed",
     rows,
-    memo: packMemo(sha256, data.length, { states: leafStates, links }),
+    memo: packMemo(sha256, data.length, {
+      states: leafStates,
+      links: packPlaces(order.ids, order.parents, order.depths, counts),
+    }),
   };
 }
 
@@ -179,8 +182,8 @@ function sha256Of(data: Buffer): string {
   return hash("sha256", data, "hex");
 }
 
-/** The messages on the path to each entry, the entry included, counted once for the whole tree. */
-function messagesOnPaths({ entries, parents, indexOf }: FileOrder): (id: string) => number {
+/** The messages on the path to each entry, the entry included, by its place in file order. */
+function messagesOnPaths({ entries, parents }: FileOrder): number[] {
   const counts = new Array<number>(entries.length).fill(-1);
   const climbed: number[] = [];
   for (let place = 0; place < entries.length; place++) {
@@ -197,5 +200,5 @@ function messagesOnPaths({ entries, parents, indexOf }: FileOrder): (id: string)
     }
     climbed.length = 0;
   }
-  return (id) => counts[indexOf.get(id) ?? -1] ?? 0;
+  return counts;
 }

@@ -9,7 +9,7 @@ import { EntryFacts } from "./entry-facts.js";
 import { addEntryRows, diagnosticRow } from "./entry-rows.js";
 import type { FileIndex } from "./index-file.js";
 import { type Memo, packMemo } from "./memo-files.js";
-import type { LinkTuple } from "./memo-links.js";
+import { type LinkTuple, packLinks } from "./memo-links.js";
 import { readComplete } from "./read-complete.js";
 import { emptyRows } from "./tables.js";
 
@@ -135,7 +135,7 @@ export function indexTail(memo: FileMemo, { states, links }: Memo, withText: boo
     memo.header,
     JSON.stringify(session),
   ];
-  const packed = packMemo(sha, read.data.length, { states: leafStates, links });
+  const packed = packMemo(sha, read.data.length, { states: leafStates, links: packLinks(links) });
   return {
     file,
     path: memo.path,

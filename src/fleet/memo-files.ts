@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { KitState } from "../../reducers/state.js";
-import { type Links, type PackedLinks, packLinks, unpackLinks } from "./memo-links.js";
+import { type Links, type PackedLinks, unpackLinks } from "./memo-links.js";
 
 /**
  * Beside the database, in `fleet.duckdb.memo/`: each session's memo, the kit's state at each of its leaves and every
@@ -26,6 +26,12 @@ import { type Links, type PackedLinks, packLinks, unpackLinks } from "./memo-lin
 export interface Memo {
   states: Record<string, KitState>;
   links: Links;
+}
+
+/** A memo as it is written: its links packed (`packLinks`, `packPlaces`). */
+export interface PackedMemo {
+  states: Record<string, KitState>;
+  links: PackedLinks;
 }
 
 /** Raised when the kit's state changes shape: a memo of another version is not read (its file is indexed whole). */
@@ -50,8 +56,8 @@ export function memoDir(dbPath: string): string {
 }
 
 /** The memo of a file's indexed prefix, as the bytes its pack holds. */
-export function packMemo(sha256: string, indexedBytes: number, memo: Memo): Uint8Array {
-  const value: MemoFile = { v: VERSION, sha256, indexedBytes, states: memo.states, links: packLinks(memo.links) };
+export function packMemo(sha256: string, indexedBytes: number, memo: PackedMemo): Uint8Array {
+  const value: MemoFile = { v: VERSION, sha256, indexedBytes, states: memo.states, links: memo.links };
   return Buffer.from(JSON.stringify(value));
 }
 

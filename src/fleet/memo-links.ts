@@ -19,17 +19,37 @@ export interface PackedLinks {
 export function packLinks(links: Links): PackedLinks {
   const at = new Map<string, number>();
   for (const id of links.keys()) at.set(id, at.size);
-  const packed: PackedLinks = { ids: [], up: [], depth: [], messages: [] };
+  const parents: number[] = [];
+  const depths: number[] = [];
+  const messages: number[] = [];
+  for (const [parent, depth, count] of links.values()) {
+    parents.push(parent === null ? -1 : (at.get(parent) ?? -1));
+    depths.push(depth);
+    messages.push(count);
+  }
+  return packPlaces([...links.keys()], parents, depths, messages);
+}
+
+/**
+ * The links of entries given by their places in file order: each parent's place (-1 for none), each depth and the
+ * messages on each branch up to it.
+ */
+export function packPlaces(
+  ids: readonly string[],
+  parents: readonly number[],
+  depths: readonly number[],
+  messages: readonly number[],
+): PackedLinks {
+  const packed: PackedLinks = { ids: [...ids], up: [], depth: [], messages: [] };
   let depth = 0;
-  let messages = 0;
-  for (const [id, [parent, d, m]] of links) {
-    const p = parent === null ? undefined : at.get(parent);
-    packed.up.push(p === undefined ? 0 : packed.ids.length - p);
-    packed.ids.push(id);
-    packed.depth.push(d - depth);
-    packed.messages.push(m - messages);
-    depth = d;
-    messages = m;
+  let count = 0;
+  for (let place = 0; place < ids.length; place++) {
+    const parent = parents[place] as number;
+    packed.up.push(parent < 0 ? 0 : place - parent);
+    packed.depth.push((depths[place] as number) - depth);
+    packed.messages.push((messages[place] as number) - count);
+    depth = depths[place] as number;
+    count = messages[place] as number;
   }
   return packed;
 }

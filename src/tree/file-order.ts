@@ -10,6 +10,8 @@ export interface FileOrder {
   /** The place of each entry's parent; -1 for a root. */
   parents: readonly number[];
   children: readonly number[];
+  /** Each entry's depth (a root is 0). */
+  depths: readonly number[];
   /** Every parent stands before its children (as the host writes a file). */
   parentsFirst: boolean;
   indexOf: ReadonlyMap<string, number>;

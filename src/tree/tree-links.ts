@@ -149,6 +149,7 @@ export class TreeLinks {
       ids: this.ids,
       parents: this.parentAt,
       children: this.childCount,
+      depths: this.depthAt,
       parentsFirst: this.parentsFirst,
       indexOf: this.placeOf,
     };

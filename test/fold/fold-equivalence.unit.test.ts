@@ -28,7 +28,8 @@ function shuffled(tree: SessionTree): FileOrder {
   const children = new Array<number>(ids.length).fill(0);
   for (const p of parents) if (p >= 0) children[p] = (children[p] as number) + 1;
   const entries = ids.map((id) => tree.get(id) as SessionEntry);
-  return { ids, entries, parents, children, parentsFirst: parents.every((p, at) => p < at), indexOf };
+  const depths = ids.map((id) => tree.depth(id));
+  return { ids, entries, parents, children, depths, parentsFirst: parents.every((p, at) => p < at), indexOf };
 }
 
 describe("the memoised fold behaves like a plain full fold", () => {
