@@ -32,6 +32,9 @@ export interface EntrySource {
  */
 export class BranchFold implements StateSource {
   private readonly memo = new Map<string, KitState>();
+  /** The entry `advance` took last and its state, held apart from the memo until the next one is taken. */
+  private latestId: string | null = null;
+  private latestState: KitState | undefined;
   /** Reducer calls made so far; tests use it to prove the incremental cost. */
   reductions = 0;
 
@@ -48,6 +51,7 @@ export class BranchFold implements StateSource {
   /** The state after `id`; the initial state for null or an unknown id. */
   stateAt(id: string | null): KitState {
     if (id === null) return this.reducer.initialState();
+    if (id === this.latestId) return this.latestState as KitState;
     const known = this.memo.get(id);
     if (known) return known;
     if (this.source.pathUp) {
@@ -84,14 +88,23 @@ export class BranchFold implements StateSource {
 
   /**
    * Folds an entry just read, whose parent (null for a root) was read before it: one reducer call, as a file read in
-   * order costs. The parent's state is then let go unless `kept` has it (a branch from it later folds it again).
+   * order costs. The state before it is then let go unless `kept` has that entry (a branch from it later folds it
+   * again).
    */
   advance(entry: SessionEntry, parent: string | null): KitState {
-    const base = parent === null ? this.reducer.initialState() : this.stateAt(parent);
+    const base =
+      parent === null
+        ? this.reducer.initialState()
+        : parent === this.latestId
+          ? (this.latestState as KitState)
+          : this.stateAt(parent);
     const state = this.reducer.evolve(base, toEvent(entry));
     this.reductions++;
-    this.memo.set(entry.id, state);
-    if (parent !== null && this.kept !== null && !this.kept.has(parent)) this.memo.delete(parent);
+    const latest = this.latestId;
+    if (latest !== null && (this.kept === null || this.kept.has(latest)))
+      this.memo.set(latest, this.latestState as KitState);
+    this.latestId = entry.id;
+    this.latestState = state;
     return state;
   }
 
@@ -106,7 +119,7 @@ export class BranchFold implements StateSource {
     const { ids, entries, parents } = order;
     const left = order.children.slice();
     const held = new Array<KitState | undefined>(ids.length);
-    const fresh = this.memo.size === 0 && order.parentsFirst;
+    const fresh = this.size === 0 && order.parentsFirst;
     // Whether each place's state is remembered: a leaf's, or one `kept` names (a set lookup a place is not free).
     const remembered = new Uint8Array(ids.length).fill(this.kept === null ? 1 : 0);
     for (const id of this.kept ?? []) {
@@ -129,8 +142,9 @@ export class BranchFold implements StateSource {
     }
   }
 
+  /** The states held. */
   get size(): number {
-    return this.memo.size;
+    return this.memo.size + (this.latestId !== null && !this.memo.has(this.latestId) ? 1 : 0);
   }
 }
 

@@ -24,7 +24,9 @@ const CHECKPOINT_EVERY = 256;
 export class ReadingFold implements StateSource, EntrySource {
   /** The links of every entry taken, and the tree's shape from them, as they are read. */
   private readonly links = new TreeLinks();
-  private readonly lines = new Map<string, { at: RecordPosition; bytes: number }>();
+  /** Where each entry's line is and its length in bytes, by its place in file order. */
+  private readonly lineAt: RecordPosition[] = [];
+  private readonly bytesAt: number[] = [];
   private readonly kept = new Set<string>();
   private readonly fold: BranchFold;
   /** Parent ids not read before their child: missing parents (roots) unless they turn up later. */
@@ -64,7 +66,8 @@ export class ReadingFold implements StateSource, EntrySource {
       this.exact = false;
       return;
     }
-    this.lines.set(id, { at, bytes });
+    this.lineAt.push(at);
+    this.bytesAt.push(bytes);
     if (this.latestId !== null && parent !== this.latestId) this.kept.add(this.latestId);
     if (this.links.size % CHECKPOINT_EVERY === 0) this.kept.add(id);
     this.fold.advance(entry, parent);
@@ -112,8 +115,9 @@ export class ReadingFold implements StateSource, EntrySource {
     const fd = openSync(this.file, "r");
     try {
       return ids.map((id) => {
-        const line = this.lines.get(id);
-        return line ? readEntryAt(fd, line.at, line.bytes, this.options) : undefined;
+        const place = this.links.place(id);
+        if (place === undefined) return undefined;
+        return readEntryAt(fd, this.lineAt[place] as RecordPosition, this.bytesAt[place] as number, this.options);
       });
     } finally {
       closeSync(fd);

@@ -79,6 +79,12 @@ export class TreeLinks {
     return this.ids.at(-1) ?? null;
   }
 
+  /** The place of `id` in file order; undefined when it was not added. */
+  place(id: string): number | undefined {
+    const place = this.placeOf.get(id);
+    return place !== undefined && place < this.ids.length ? place : undefined;
+  }
+
   has(id: string): boolean {
     const place = this.placeOf.get(id);
     return place !== undefined && place < this.ids.length;
