@@ -91,7 +91,10 @@ export class ReadingFold implements StateSource, EntrySource {
     return true;
   }
 
-  /** The links of the entries taken, in file order (a parent not read before its child left out): the tree's when `matchesItself`. */
+  /**
+   * The links of the entries taken, in file order (a parent not read before its child left out): the tree's when
+   * `matchesItself`.
+   */
   treeLinks(): TreeLinks {
     return this.links;
   }

@@ -86,8 +86,7 @@ export class TreeLinks {
   }
 
   has(id: string): boolean {
-    const place = this.placeOf.get(id);
-    return place !== undefined && place < this.ids.length;
+    return this.place(id) !== undefined;
   }
 
   /** Every entry's id, in file order. */
@@ -96,7 +95,7 @@ export class TreeLinks {
   }
 
   readonly parentOf = (id: string): string | null => {
-    const place = this.placeOf.get(id);
+    const place = this.place(id);
     if (place === undefined) return null;
     this.settle();
     const parent = this.parentAt[place] as number;
@@ -120,7 +119,7 @@ export class TreeLinks {
     return this.kids.get(id) ?? [];
   }
 
-  /** Entries without children, in file order (found once: the tree does not change). */
+  /** Entries without children, in file order (found once until another entry is added). */
   leaves(): string[] {
     if (this.leafIds === undefined) {
       this.settle();
@@ -163,7 +162,7 @@ export class TreeLinks {
 
   /** A root is 0. */
   depth(id: string): number {
-    const place = this.placeOf.get(id);
+    const place = this.place(id);
     if (place === undefined) return 0;
     this.settle();
     return this.depthAt[place] as number;
@@ -175,8 +174,8 @@ export class TreeLinks {
    * branch once.
    */
   commonAncestor(a: string, b: string): string | null {
-    const from = this.placeOf.get(a);
-    const to = this.placeOf.get(b);
+    const from = this.place(a);
+    const to = this.place(b);
     if (from === undefined || to === undefined) return null;
     this.settle();
     if (this.onto?.leaf !== to) {
