@@ -4,6 +4,13 @@ import { FleetDb } from "./db.js";
 import { removeManifest } from "./manifest.js";
 import { removeMemos } from "./memo-files.js";
 
+/**
+ * Rows per row group of a new database: DuckDB writes each one as it fills, while the workers fold, so the commit
+ * after the last file writes at most a row group a table: on a thousand sessions about 30 ms instead of 180, for a
+ * file about 17% larger (half this size: 17 ms, 30% larger).
+ */
+const ROW_GROUP_ROWS = 32_768;
+
 /** A database being opened for an index run, and whether it is new (nothing indexed yet). */
 export interface OpeningIndex {
   fresh: boolean;
@@ -23,7 +30,7 @@ export function openForIndex(dbPath: string, withText = false): OpeningIndex {
   if (fresh) removeMemos(dbPath);
   // Loading DuckDB's library holds the main thread for a while: it waits until the caller has started its workers.
   const opening = new Promise((ready) => setImmediate(ready)).then(() =>
-    FleetDb.open(dbPath, { threads: 1, compressStrings: withText }),
+    FleetDb.open(dbPath, { threads: 1, compressStrings: withText, ...(fresh ? { rowGroupSize: ROW_GROUP_ROWS } : {}) }),
   );
   // Awaited by the run; a failure to open must not surface as unhandled before then.
   opening.catch(() => {});

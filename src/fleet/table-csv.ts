@@ -67,7 +67,8 @@ export interface FileNumbers {
 const MIN_LINE_BYTES = 2 << 20;
 const MAX_LINE_BYTES = 1 << 30;
 
-const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+/** A string as an SQL literal. */
+export const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /**
  * `INSERT` of a `rowsToCsv` file of `bytes` bytes into its table; `files` when its file column was written as numbers,

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,8 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { codeCachePath } from "../../src/fleet/code-cache.js";
-import { duckdb, loadedBundle } from "../../src/fleet/db.js";
+import { duckdb, FleetDb, loadedBundle } from "../../src/fleet/db.js";
+import { emptyRows } from "../../src/fleet/tables.js";
 import { queryDb, TABLE_DUMP } from "./fleet-db.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -47,6 +48,31 @@ describe("the fleet database's storage", () => {
     expect(await blockSize(fresh)).toBe(131_072);
     expect(await blockSize(made)).toBe(262_144);
     expect(await queryDb(made, TABLE_DUMP)).toEqual(await queryDb(fresh, TABLE_DUMP));
+  });
+
+  it("writes the full row groups of a database made with a row group size while the rows go in, before the commit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ck-db-rowgroups-"));
+    const rows = emptyRows();
+    for (let i = 0; i < 5000; i++) {
+      rows.tool_calls.push(["s.jsonl", `e${i}`, `r${i}`, `c${i}`, "bash", "0".repeat(64), false, null, false, null]);
+    }
+    /** Bytes of the file before the transaction, once its rows are in, and after the commit; its row groups. */
+    const insert = async (path: string, rowGroupSize?: number) => {
+      const db = await FleetDb.open(path, rowGroupSize === undefined ? {} : { rowGroupSize });
+      await db.run("CHECKPOINT");
+      const before = statSync(path).size;
+      await db.run("BEGIN TRANSACTION");
+      await db.append(rows);
+      const inserted = statSync(path).size;
+      await db.run("COMMIT");
+      const groups = await db.query<{ n: bigint }>(
+        "SELECT max(count) AS n FROM pragma_storage_info('tool_calls') GROUP BY row_group_id ORDER BY row_group_id",
+      );
+      db.close();
+      return { written: inserted > before, groups: groups.map((g) => Number(g.n)) };
+    };
+    expect(await insert(join(dir, "small.duckdb"), 2048)).toEqual({ written: true, groups: [2048, 2048, 904] });
+    expect(await insert(join(dir, "default.duckdb"))).toEqual({ written: false, groups: [5000] });
   });
 
   it("loads the build's one-file bundle of @duckdb/node-api when it is of the installed version", async () => {
