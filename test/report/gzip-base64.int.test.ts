@@ -1,0 +1,73 @@
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { setSourceHooks } from "../../src/files/file-pool.js";
+import { GzipToFile, writeText } from "../../src/report/gzip-base64.js";
+import { buildPageModel } from "../../src/report/page-model.js";
+import { writeSessionPageFile } from "../../src/report/page-writer.js";
+import { renderSessionPage } from "../../src/report/render-session-page.js";
+import { loadSessionText } from "../../src/session.js";
+import { Random } from "../synth/random.js";
+import { randomSession } from "../synth/random-tree.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ck-gzip-base64-"));
+const HOOKS = new URL("../bench/ts-hooks.mjs", import.meta.url).href;
+afterAll(() => {
+  setSourceHooks(null);
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The file's text after `before`, and whether gzip ran on a worker thread. */
+async function gzipped(name: string, pieces: Uint8Array[], threaded: boolean) {
+  setSourceHooks(threaded ? HOOKS : null);
+  const path = join(scratch, name);
+  const fd = openSync(path, "w");
+  try {
+    writeText(fd, "before:");
+    const gzip = new GzipToFile(fd);
+    for (const piece of pieces) await gzip.write(piece);
+    const bytes = await gzip.end();
+    return { text: readFileSync(path, "latin1"), bytes, threaded: gzip.threaded };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe("gzip as base64, on a worker thread or not", () => {
+  it("writes the same base64 after what the file holds, in whatever pieces the bytes come", async () => {
+    const residues = new Set<number>();
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const rnd = new Random(seed);
+      const pieces = Array.from({ length: 1 + rnd.int(300) }, () =>
+        Buffer.from(Array.from({ length: rnd.int(5000) }, () => rnd.pick(["a", "é", "中", "{", "\n"])).join("")),
+      );
+      const whole = Buffer.concat(pieces);
+      const worker = await gzipped("worker.txt", pieces, true);
+      const local = await gzipped("local.txt", [whole], false);
+      expect(worker.threaded).toBe(true);
+      expect(local.threaded).toBe(false);
+      expect(worker.text).toBe(local.text);
+      expect(worker.text.startsWith("before:")).toBe(true);
+      expect(worker.bytes).toBe(worker.text.length - "before:".length);
+      const gzip = Buffer.from(worker.text.slice("before:".length), "base64");
+      expect(gunzipSync(gzip).equals(whole)).toBe(true);
+      residues.add(gzip.length % 3);
+    }
+    // Some of them end in a partial 3-byte group, which base64 writes last.
+    expect(residues.size).toBeGreaterThan(1);
+  });
+
+  it("writes a gzipped page that is renderSessionPage's text", async () => {
+    setSourceHooks(HOOKS);
+    const model = buildPageModel("s.jsonl", loadSessionText("s", randomSession(4, 2000).toJsonl()));
+    for (const compressAbove of [10, 5000]) {
+      const page = join(scratch, "p.html");
+      const bytes = await writeSessionPageFile(model, page, { compressAbove });
+      const expected = renderSessionPage(model, { compressAbove });
+      expect(readFileSync(page, "utf8")).toBe(expected);
+      expect(bytes).toBe(Buffer.byteLength(expected));
+    }
+  });
+});
