@@ -52,53 +52,79 @@ interface GzipWorkerData {
   fd: number;
 }
 
+/** What the worker is sent: bytes to gzip, "release" (write what is held), or null (the end). */
+type GzipMessage = Uint8Array | "release" | null;
+
+/** Text for a file, held until `release` (what comes before it is not written yet), then written as it comes. */
+class HeldText {
+  private held: string[] | null = [];
+  written = 0;
+
+  constructor(private readonly fd: number) {}
+
+  put(text: string): void {
+    if (this.held) this.held.push(text);
+    else this.written += writeText(this.fd, text);
+  }
+
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const text of held) this.written += writeText(this.fd, text);
+  }
+}
+
 /**
- * `GzipBase64` whose base64 is written to the open file `fd` at its current end, on a worker thread when this
- * process can start one: gzip then runs beside the thread that makes the bytes instead of taking turns with it.
- * `end` resolves with the bytes written.
+ * `GzipBase64` whose base64 goes to the open file `fd` at its current position once `release` is called (the page
+ * before it is written by then), on a worker thread when this process can start one: gzip then runs beside the
+ * thread that makes the bytes instead of taking turns with it. `end` resolves with the bytes written.
  */
 export class GzipToFile {
   private readonly worker: Worker | null;
-  private readonly local: GzipBase64 | null;
+  private readonly local: { gzip: GzipBase64; out: HeldText } | null;
   /** Whether gzip runs on a worker thread. */
   readonly threaded: boolean;
   private readonly done: Promise<number>;
-  private written = 0;
 
   constructor(fd: number) {
     this.threaded = isMainThread && workersAvailable();
     if (this.threaded) {
-      this.worker = startModuleWorker(import.meta.url, { tag: TAG, fd } satisfies GzipWorkerData);
+      const worker = startModuleWorker(import.meta.url, { tag: TAG, fd } satisfies GzipWorkerData);
+      this.worker = worker;
       this.local = null;
       this.done = new Promise((resolve, reject) => {
-        this.worker?.once("message", (bytes: number) => resolve(bytes));
-        this.worker?.once("error", reject);
-        this.worker?.once("exit", (code) => reject(new Error(`context-kit: the gzip worker exited with code ${code}`)));
+        worker.once("message", (bytes: number) => resolve(bytes));
+        worker.once("error", reject);
+        worker.once("exit", (code) => reject(new Error(`context-kit: the gzip worker exited with code ${code}`)));
       });
       this.done.catch(() => {});
     } else {
+      const out = new HeldText(fd);
       this.worker = null;
-      this.local = new GzipBase64((text) => {
-        this.written += writeText(fd, text);
-      });
+      this.local = { gzip: new GzipBase64((text) => out.put(text)), out };
       this.done = Promise.resolve(0);
     }
   }
 
   async write(bytes: Uint8Array): Promise<void> {
     if (this.local) {
-      if (!this.local.write(bytes)) await this.local.drained();
+      if (!this.local.gzip.write(bytes)) await this.local.gzip.drained();
       return;
     }
-    this.worker?.postMessage(bytes);
+    this.send(bytes);
+  }
+
+  release(): void {
+    if (this.local) this.local.out.release();
+    else this.send("release");
   }
 
   async end(): Promise<number> {
     if (this.local) {
-      await this.local.end();
-      return this.written;
+      await this.local.gzip.end();
+      return this.local.out.written;
     }
-    this.worker?.postMessage(null);
+    this.send(null);
     try {
       return await this.done;
     } finally {
@@ -109,6 +135,10 @@ export class GzipToFile {
   /** Stops a worker that will not be ended (the page failed): once it has, nothing more is written to the file. */
   async abandon(): Promise<void> {
     await this.worker?.terminate();
+  }
+
+  private send(message: GzipMessage): void {
+    this.worker?.postMessage(message);
   }
 }
 
@@ -121,22 +151,19 @@ export function writeText(fd: number, text: string): number {
 }
 
 if (!isMainThread && (workerData as GzipWorkerData | undefined)?.tag === TAG) {
-  const { fd } = workerData as GzipWorkerData;
-  let written = 0;
-  const gzip = new GzipBase64((text) => {
-    written += writeText(fd, text);
-  });
-  parentPort?.on("message", (bytes: Uint8Array | null) => {
+  const out = new HeldText((workerData as GzipWorkerData).fd);
+  const gzip = new GzipBase64((text) => out.put(text));
+  parentPort?.on("message", (message: GzipMessage) => {
+    if (message === "release") out.release();
     // Held by gzip until it takes it in: the caller has sent everything already or soon will.
-    if (bytes !== null) {
-      gzip.write(bytes);
-      return;
+    else if (message !== null) gzip.write(message);
+    else {
+      gzip.end().then(
+        () => parentPort?.postMessage(out.written),
+        (error: unknown) => {
+          throw error;
+        },
+      );
     }
-    gzip.end().then(
-      () => parentPort?.postMessage(written),
-      (error: unknown) => {
-        throw error;
-      },
-    );
   });
 }

@@ -18,20 +18,32 @@ export function* jsonPieces(value: unknown, depth: number): Generator<string> {
   }
   if (depth > 0 && isPlainRecord(value) && !hasToJson(value)) {
     yield "{";
-    let first = true;
-    for (const key of Object.keys(value)) {
-      const member = value[key];
-      // The members JSON.stringify leaves out of an object.
-      if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
-      yield `${first ? "" : ","}${JSON.stringify(key)}:`;
-      first = false;
-      yield* jsonPieces(member, depth - 1);
-    }
+    yield* memberPieces(value, depth, true);
     yield "}";
     return;
   }
   const text = JSON.stringify(value);
   if (text !== undefined) yield text;
+}
+
+/**
+ * The members of an object as `jsonPieces(object, depth)` writes them between its braces; `first`: whether they
+ * begin the object (no comma before the first). Returns whether the object still has no member written.
+ */
+export function* memberPieces(
+  value: Record<string, unknown>,
+  depth: number,
+  first: boolean,
+): Generator<string, boolean> {
+  for (const key of Object.keys(value)) {
+    const member = value[key];
+    // The members JSON.stringify leaves out of an object.
+    if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+    yield `${first ? "" : ","}${JSON.stringify(key)}:`;
+    first = false;
+    yield* jsonPieces(member, depth - 1);
+  }
+  return first;
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {

@@ -107,7 +107,25 @@ function detailText(entry: SessionEntry, max: number): string {
   return text.length > max ? compactCopy(`${text.slice(0, max)}\n… ${text.length - max} more characters`) : text;
 }
 
+/** The members of a page model its data ends with, computed after the others. */
+type LaterMember = "projections" | "requests" | "details" | "diagnostics" | "summary";
+
+/**
+ * A page model in two parts, in the order of its members: the entries and states, and the views computed from them,
+ * made when first asked for (a writer gzips the first part meanwhile).
+ */
+export interface PageModelParts {
+  first: Omit<SessionPageModel, LaterMember>;
+  rest(): Pick<SessionPageModel, LaterMember>;
+}
+
+/** Everything a session page shows, at once. */
 export function buildPageModel(file: string, session: LoadedSession, options: PageModelOptions = {}): SessionPageModel {
+  const parts = pageModelParts(file, session, options);
+  return { ...parts.first, ...parts.rest() };
+}
+
+export function pageModelParts(file: string, session: LoadedSession, options: PageModelOptions = {}): PageModelParts {
   const { tree, log } = session;
   const { order } = tree;
   const { ids, indexOf } = order;
@@ -186,7 +204,7 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
     session.diagnostics,
   );
   const header = log.header;
-  return {
+  const first: PageModelParts["first"] = {
     format: 1,
     file,
     header: header && {
@@ -210,11 +228,20 @@ export function buildPageModel(file: string, session: LoadedSession, options: Pa
     compactions,
     callOwners: callOwners(session, indexOf, entries.parents),
     states: states.table,
-    projections: projectLeaves(tree, fold, indexOf, options.projectionBudget ?? 1_000_000),
-    requests: requestStatuses(tree, fold, indexOf, options.projectionBudget ?? 1_000_000),
-    details: details(session, ids, activeLeaf, entries, options),
-    diagnostics: pageDiagnostics(session, indexOf),
-    summary,
+  };
+  let rest: ReturnType<PageModelParts["rest"]> | null = null;
+  return {
+    first,
+    rest: () => {
+      rest ??= {
+        projections: projectLeaves(tree, fold, indexOf, options.projectionBudget ?? 1_000_000),
+        requests: requestStatuses(tree, fold, indexOf, options.projectionBudget ?? 1_000_000),
+        details: details(session, ids, activeLeaf, entries, options),
+        diagnostics: pageDiagnostics(session, indexOf),
+        summary,
+      };
+      return rest;
+    },
   };
 }
 

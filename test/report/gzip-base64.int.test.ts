@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { setSourceHooks } from "../../src/files/file-pool.js";
 import { GzipToFile, writeText } from "../../src/report/gzip-base64.js";
-import { buildPageModel } from "../../src/report/page-model.js";
+import { buildPageModel, pageModelParts } from "../../src/report/page-model.js";
 import { writeSessionPageFile } from "../../src/report/page-writer.js";
 import { renderSessionPage } from "../../src/report/render-session-page.js";
 import { loadSessionText } from "../../src/session.js";
@@ -19,15 +19,17 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The file's text after `before`, and whether gzip ran on a worker thread. */
+/** The file's text (`before:` and the base64), the bytes gzip wrote, and whether it ran on a worker thread. */
 async function gzipped(name: string, pieces: Uint8Array[], threaded: boolean) {
   setSourceHooks(threaded ? HOOKS : null);
   const path = join(scratch, name);
   const fd = openSync(path, "w");
   try {
-    writeText(fd, "before:");
     const gzip = new GzipToFile(fd);
     for (const piece of pieces) await gzip.write(piece);
+    // What goes before the base64 is written once gzip has taken in everything: nothing of it is written before.
+    writeText(fd, "before:");
+    gzip.release();
     const bytes = await gzip.end();
     return { text: readFileSync(path, "latin1"), bytes, threaded: gzip.threaded };
   } finally {
@@ -61,13 +63,16 @@ describe("gzip as base64, on a worker thread or not", () => {
 
   it("writes a gzipped page that is renderSessionPage's text", async () => {
     setSourceHooks(HOOKS);
-    const model = buildPageModel("s.jsonl", loadSessionText("s", randomSession(4, 2000).toJsonl()));
+    const session = loadSessionText("s", randomSession(4, 2000).toJsonl());
+    const model = buildPageModel("s.jsonl", session);
     for (const compressAbove of [10, 5000]) {
-      const page = join(scratch, "p.html");
-      const bytes = await writeSessionPageFile(model, page, { compressAbove });
       const expected = renderSessionPage(model, { compressAbove });
-      expect(readFileSync(page, "utf8")).toBe(expected);
-      expect(bytes).toBe(Buffer.byteLength(expected));
+      for (const given of [model, pageModelParts("s.jsonl", session)]) {
+        const page = join(scratch, "p.html");
+        const bytes = await writeSessionPageFile(given, page, { compressAbove });
+        expect(readFileSync(page, "utf8")).toBe(expected);
+        expect(bytes).toBe(Buffer.byteLength(expected));
+      }
     }
   });
 });

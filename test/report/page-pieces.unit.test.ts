@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compactJson } from "../../src/report/entry-kinds.js";
 import { jsonPieces } from "../../src/report/json-pieces.js";
-import { buildPageModel, callOwnersByWalk, callOwnersNearby } from "../../src/report/page-model.js";
+import { buildPageModel, callOwnersByWalk, callOwnersNearby, pageModelParts } from "../../src/report/page-model.js";
 import { writeSessionPageFile } from "../../src/report/page-writer.js";
 import { renderSessionPage } from "../../src/report/render-session-page.js";
 import { loadSessionText } from "../../src/session.js";
@@ -64,15 +64,19 @@ describe("the page written in pieces", () => {
     const dir = mkdtempSync(join(tmpdir(), "page-pieces-"));
     try {
       for (const seed of [1, 2, 3]) {
-        const model = buildPageModel(`s${seed}.jsonl`, loadSessionText("s", randomSession(seed, 300).toJsonl()));
+        const session = loadSessionText("s", randomSession(seed, 300).toJsonl());
+        const model = buildPageModel(`s${seed}.jsonl`, session);
         for (const compressAbove of [10, 1000, 2_000_000]) {
           for (const indexHref of [undefined, "../index.html"]) {
             const options = indexHref === undefined ? { compressAbove } : { compressAbove, indexHref };
-            const page = join(dir, "p.html");
-            const bytes = await writeSessionPageFile(model, page, options);
             const expected = renderSessionPage(model, options);
-            expect(readFileSync(page, "utf8")).toBe(expected);
-            expect(bytes).toBe(Buffer.byteLength(expected));
+            // The whole model, and the model in parts (its later members made while the first are written).
+            for (const given of [model, pageModelParts(`s${seed}.jsonl`, session)]) {
+              const page = join(dir, "p.html");
+              const bytes = await writeSessionPageFile(given, page, options);
+              expect(readFileSync(page, "utf8")).toBe(expected);
+              expect(bytes).toBe(Buffer.byteLength(expected));
+            }
           }
         }
       }

@@ -4,7 +4,7 @@ import { InputError } from "../../files/input-error.js";
 import { loadInput, notASession } from "../../files/load-input.js";
 import { indexWhole } from "../../fleet/index-file.js";
 import { fleetFacts } from "../../report/fleet-facts.js";
-import { buildPageModel, type SessionPageModel } from "../../report/page-model.js";
+import { type PageModelParts, pageModelParts } from "../../report/page-model.js";
 import { writeSessionPageFile } from "../../report/page-writer.js";
 import { type IndexRow, renderIndexPage } from "../../report/render-index-page.js";
 import { formatSummary, type SessionSummary } from "../../report/session-summary.js";
@@ -33,22 +33,23 @@ export interface ReportResult {
   failures: FileFailure[];
 }
 
-/** The page model of one session and why the host cannot load it; the session itself is let go here. */
-function modelOf(path: string, shown: string): { model: SessionPageModel; error?: ReportPage["error"] } {
+/** The page model of one session, in parts, and why the host cannot load it. */
+function modelOf(path: string, shown: string): { parts: PageModelParts; error?: ReportPage["error"] } {
   const session = loadInput(path, shown);
-  const model = buildPageModel(shown, session);
-  if (!session.log.unusable) return { model };
+  const parts = pageModelParts(shown, session);
+  if (!session.log.unusable) return { parts };
   const why = notASession(session, shown);
-  return { model, error: { code: why.code, message: why.message } };
+  return { parts, error: { code: why.code, message: why.message } };
 }
 
 async function writeSessionPage(path: string, shown: string, page: string, indexHref?: string): Promise<ReportPage> {
-  // The entries are garbage once the model is built: nothing below holds the session while the page is written.
-  const { model, error } = modelOf(path, shown);
+  // The model's later members are made while the page is written; the entries are garbage once they are.
+  const { parts, error } = modelOf(path, shown);
   const bytes = await writingAsync(`--out ${page}`, async () => {
     mkdirSync(dirname(page), { recursive: true });
-    return writeSessionPageFile(model, page, indexHref === undefined ? {} : { indexHref });
+    return writeSessionPageFile(parts, page, indexHref === undefined ? {} : { indexHref });
   });
+  const model = { ...parts.first, ...parts.rest() };
   const written: ReportPage = {
     file: shown,
     page,
