@@ -137,8 +137,11 @@ export class GzipToFile {
     await this.worker?.terminate();
   }
 
+  /** Bytes that own their whole buffer move to the worker rather than being copied (a pooled one is copied). */
   private send(message: GzipMessage): void {
-    this.worker?.postMessage(message);
+    const own =
+      message instanceof Uint8Array && message.byteOffset === 0 && message.byteLength === message.buffer.byteLength;
+    this.worker?.postMessage(message, own ? [message.buffer as ArrayBuffer] : []);
   }
 }
 
