@@ -28,16 +28,26 @@ export function invalidRecords(log: { diagnostics: readonly Diagnostic[] }): Dia
 /** Records nested deeper than this are left out: printing or cloning them would exhaust the stack. */
 export const MAX_NESTING = 512;
 
-/** Whether a parsed value nests arrays and objects more than `max` levels deep (iterative: safe at any depth). */
+/**
+ * Whether a parsed value nests arrays and objects more than `max` levels deep. The walk stops at `max` levels, so it
+ * recurses at most that deep whatever the value's depth.
+ */
 export function nestsDeeper(value: unknown, max = MAX_NESTING): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (node === null || typeof node !== "object") continue;
-    if (depth >= max) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  return value !== null && typeof value === "object" && deeper(value, 0, max);
+}
+
+function deeper(node: object, depth: number, max: number): boolean {
+  if (depth >= max) return true;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
+      if (child !== null && typeof child === "object" && deeper(child, depth + 1, max)) return true;
     }
+    return false;
+  }
+  for (const key in node) {
+    const child: unknown = (node as Record<string, unknown>)[key];
+    if (child !== null && typeof child === "object" && deeper(child, depth + 1, max)) return true;
   }
   return false;
 }

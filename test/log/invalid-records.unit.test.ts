@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
-import { INVALID_RECORD_TYPE, isInvalidRecordStub } from "../../src/log/invalid-record.js";
+import { INVALID_RECORD_TYPE, isInvalidRecordStub, nestsDeeper } from "../../src/log/invalid-record.js";
 import { parseSessionText } from "../../src/log/read-session.js";
+import { Random } from "../synth/random.js";
 
 const SAMPLE = join(import.meta.dirname, "../../evidence-samples/stalled-school-session.jsonl");
 const scratch = mkdtempSync(join(tmpdir(), "ck-invalid-"));
@@ -86,5 +87,38 @@ describe("records that fail their schema", () => {
       line: 6,
       message: expect.stringContaining("nests deeper than 512"),
     });
+  });
+});
+
+/** The level of the deepest array or object in a value (0 for the value itself; -1 for a primitive). */
+function deepest(value: unknown): number {
+  if (value === null || typeof value !== "object") return -1;
+  let most = 0;
+  for (const child of Object.values(value)) most = Math.max(most, deepest(child) + 1);
+  return most;
+}
+
+function randomNesting(rnd: Random, depth: number): unknown {
+  if (depth > 12 || rnd.chance(0.2)) return rnd.pick([null, 1, "x", true, [], {}]);
+  const children = Array.from({ length: 1 + rnd.int(3) }, () => randomNesting(rnd, depth + 1));
+  if (rnd.chance(0.5)) return children;
+  return Object.fromEntries(children.map((child, i) => [rnd.pick(["a", "__proto__", "1", ""]) + i, child]));
+}
+
+describe("nestsDeeper", () => {
+  it("says whether an array or object stands at `max` levels or below, for random values and every bound", () => {
+    const rnd = new Random(9);
+    for (let k = 0; k < 500; k++) {
+      const value = JSON.parse(JSON.stringify(randomNesting(rnd, 0)) ?? "null");
+      for (let max = 0; max <= 14; max++) expect(nestsDeeper(value, max)).toBe(deepest(value) >= max);
+    }
+  });
+
+  it("answers for a value thousands of levels deep without going down them all", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(nestsDeeper(deep)).toBe(true);
+    expect(nestsDeeper({ a: [[{}]] }, 3)).toBe(true);
+    expect(nestsDeeper({ a: [[1]] }, 3)).toBe(false);
   });
 });
