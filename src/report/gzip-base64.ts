@@ -8,7 +8,7 @@ import { startModuleWorker, workersAvailable } from "../files/file-pool.js";
  * cut, since deflate without a flush compresses a stream the same whatever its pieces, and base64 of whole 3-byte
  * groups concatenates.
  */
-export class GzipBase64 {
+class GzipBase64 {
   private readonly gzip = createGzip({ level: 1 });
   private carry: Buffer | null = null;
   private readonly finished: Promise<void>;
