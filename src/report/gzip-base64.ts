@@ -30,9 +30,9 @@ class GzipBase64 {
     this.finished.catch(() => {});
   }
 
-  /** False when gzip holds enough for now (`drained` says when it has taken it in). */
-  write(bytes: Uint8Array): boolean {
-    return this.gzip.write(bytes);
+  /** False when gzip holds enough for now (`drained` says when it has taken it in); `taken` once it has these. */
+  write(bytes: Uint8Array, taken?: () => void): boolean {
+    return this.gzip.write(bytes, taken);
   }
 
   drained(): Promise<void> {
@@ -54,6 +54,16 @@ interface GzipWorkerData {
 
 /** What the worker is sent: bytes to gzip, "release" (write what is held), or null (the end). */
 type GzipMessage = Uint8Array | "release" | null;
+
+/** What the worker answers: bytes gzip has taken in, or, at the end, the bytes written to the file. */
+type GzipReply = { taken: number } | { written: number };
+
+/**
+ * Bytes sent to the worker and not yet taken in by its gzip before `write` waits: more than the 100k file's whole
+ * model (16 MB of JSON), whose views are then computed while it is compressed; a larger model waits for gzip rather
+ * than grow the worker's queue without end.
+ */
+const IN_FLIGHT_BYTES = 32 << 20;
 
 /** Text for a file, held until `release` (what comes before it is not written yet), then written as it comes. */
 class HeldText {
@@ -85,15 +95,27 @@ export class GzipToFile {
   /** Whether gzip runs on a worker thread. */
   readonly threaded: boolean;
   private readonly done: Promise<number>;
+  private inFlight = 0;
+  private taken: (() => void) | null = null;
 
-  constructor(fd: number) {
+  /** `inFlightBytes`: bytes sent and not yet taken in by the worker's gzip before `write` waits. */
+  constructor(
+    fd: number,
+    private readonly inFlightBytes = IN_FLIGHT_BYTES,
+  ) {
     this.threaded = isMainThread && workersAvailable();
     if (this.threaded) {
       const worker = startModuleWorker(import.meta.url, { tag: TAG, fd } satisfies GzipWorkerData);
       this.worker = worker;
       this.local = null;
       this.done = new Promise((resolve, reject) => {
-        worker.once("message", (bytes: number) => resolve(bytes));
+        worker.on("message", (reply: GzipReply) => {
+          if ("written" in reply) resolve(reply.written);
+          else {
+            this.inFlight -= reply.taken;
+            this.taken?.();
+          }
+        });
         worker.once("error", reject);
         worker.once("exit", (code) => reject(new Error(`context-kit: the gzip worker exited with code ${code}`)));
       });
@@ -106,12 +128,17 @@ export class GzipToFile {
     }
   }
 
+  /** Gzips `bytes`, which are its own from then on (a buffer of their own moves to the worker thread). */
   async write(bytes: Uint8Array): Promise<void> {
     if (this.local) {
       if (!this.local.gzip.write(bytes)) await this.local.gzip.drained();
       return;
     }
+    this.inFlight += bytes.byteLength;
     this.send(bytes);
+    while (this.inFlight > this.inFlightBytes) {
+      await Promise.race([new Promise<void>((resolve) => (this.taken = resolve)), this.done]);
+    }
   }
 
   release(): void {
@@ -158,11 +185,13 @@ if (!isMainThread && (workerData as GzipWorkerData | undefined)?.tag === TAG) {
   const gzip = new GzipBase64((text) => out.put(text));
   parentPort?.on("message", (message: GzipMessage) => {
     if (message === "release") out.release();
-    // Held by gzip until it takes it in: the caller has sent everything already or soon will.
-    else if (message !== null) gzip.write(message);
-    else {
+    // Held by gzip until it takes it in; the caller waits once it has sent enough that is not taken yet.
+    else if (message !== null) {
+      const taken = message.byteLength;
+      gzip.write(message, () => parentPort?.postMessage({ taken } satisfies GzipReply));
+    } else {
       gzip.end().then(
-        () => parentPort?.postMessage(out.written),
+        () => parentPort?.postMessage({ written: out.written } satisfies GzipReply),
         (error: unknown) => {
           throw error;
         },

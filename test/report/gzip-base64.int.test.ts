@@ -20,13 +20,14 @@ afterAll(() => {
 });
 
 /** The file's text (`before:` and the base64), the bytes gzip wrote, and whether it ran on a worker thread. */
-async function gzipped(name: string, pieces: Uint8Array[], threaded: boolean) {
+async function gzipped(name: string, pieces: Uint8Array[], threaded: boolean, inFlightBytes?: number) {
   setSourceHooks(threaded ? HOOKS : null);
   const path = join(scratch, name);
   const fd = openSync(path, "w");
   try {
-    const gzip = new GzipToFile(fd);
-    for (const piece of pieces) await gzip.write(piece);
+    const gzip = new GzipToFile(fd, inFlightBytes);
+    // Written bytes are gzip's: a buffer of their own moves to the worker.
+    for (const piece of pieces) await gzip.write(Buffer.from(piece));
     // What goes before the base64 is written once gzip has taken in everything: nothing of it is written before.
     writeText(fd, "before:");
     gzip.release();
@@ -47,10 +48,13 @@ describe("gzip as base64, on a worker thread or not", () => {
       );
       const whole = Buffer.concat(pieces);
       const worker = await gzipped("worker.txt", pieces, true);
+      // Sending waits for gzip to take in what it was sent beyond a few kilobytes: the same text.
+      const waiting = await gzipped("waiting.txt", pieces, true, 4096);
       const local = await gzipped("local.txt", [whole], false);
       expect(worker.threaded).toBe(true);
       expect(local.threaded).toBe(false);
       expect(worker.text).toBe(local.text);
+      expect(waiting.text).toBe(local.text);
       expect(worker.text.startsWith("before:")).toBe(true);
       expect(worker.bytes).toBe(worker.text.length - "before:".length);
       const gzip = Buffer.from(worker.text.slice("before:".length), "base64");
