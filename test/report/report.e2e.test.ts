@@ -98,13 +98,13 @@ describe.skipIf(!chromiumPresent)("the report page in headless Chromium", () => 
     await page.click("[data-filter=user]");
     expect(await text(page, "#branch-head")).toContain(`${users} shown (user messages)`);
     // The list is drawn in a frame after the head: wait until it holds only rows of the filter's kind.
-    await page.waitForFunction(onlyRows("k-user"));
+    await until(page, onlyRows("k-user"));
     const userRows = await page.locator("#branch-list .row").evaluateAll((rows) => rows.map((r) => r.className));
     expect(userRows.length).toBeGreaterThan(0);
     for (const cls of userRows) expect(cls).toContain("k-user");
     await page.click("[data-filter=kit]");
     expect(await text(page, "#branch-head")).toContain(`${kit} shown (kit events)`);
-    if (kit > 0) await page.waitForFunction(onlyRows("k-kit"));
+    if (kit > 0) await until(page, onlyRows("k-kit"));
     const kitRows = await page.locator("#branch-list .row").evaluateAll((rows) => rows.map((r) => r.className));
     expect(kitRows).toHaveLength(kit);
     for (const cls of kitRows) expect(cls).toContain("k-kit");
