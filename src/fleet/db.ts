@@ -113,20 +113,22 @@ export class FleetDb {
     if (threads !== undefined) config.threads = String(threads);
     // A row group size is an option of attaching the file, not of opening it.
     const attach = rowGroupSize !== undefined && !readOnly;
+    let instance: DuckDBInstance | null = null;
     let db: FleetDb | null = null;
     try {
-      const instance = await api.DuckDBInstance.create(attach ? ":memory:" : path, config);
+      instance = await api.DuckDBInstance.create(attach ? ":memory:" : path, config);
       db = new FleetDb(instance, await instance.connect(), api);
       if (attach) {
         await db.run(
           `ATTACH ${sqlString(path)} AS fleet (BLOCK_SIZE ${BLOCK_SIZE}, ROW_GROUP_SIZE ${Math.trunc(rowGroupSize)})`,
         );
         await db.run("USE fleet");
-        // Each full row group is written as soon as it is, not five at a time.
+        // Each row group is written as soon as it fills, not five at a time.
         await db.run("SET write_buffer_row_group_count = 1");
       }
     } catch (error) {
-      db?.close();
+      if (db) db.close();
+      else instance?.closeSync();
       throw new InputError("E_DB", `${path}: cannot open the database (${(error as Error).message.split("\n")[0]})`);
     }
     // Not taken from the instance's configuration: a setting of the connection.
