@@ -60,42 +60,61 @@ export function closingOf(folded: string): string {
   return closing.trim().slice(-CLOSING_CHARS);
 }
 
-/** What a namespace's features are called when they are explained. */
-const NAMESPACE_WORDS: Record<string, string> = { c: "closing", w: "reply", s: "shape", u: "user", r: "rules" };
+/** The last sentence (or line) of the folded text, up to 200 characters. */
+function lastSentenceOf(folded: string): string {
+  const sentences = folded.split(SENTENCE_END).filter((s) => s.trim() !== "");
+  return (sentences.at(-1) ?? "").slice(-200);
+}
 
+/** What a namespace's features are called when they are explained. */
+const NAMESPACE_WORDS: Record<string, string> = {
+  c: "closing",
+  l: "last sentence",
+  w: "reply",
+  s: "shape",
+  u: "user",
+  r: "rules",
+};
+
+/**
+ * Hashed counts in blocks (the closing sentences' n-grams, the last sentence's, the reply's, the user's, the
+ * indicators). Each block is scaled to its own length, so a long reply's many n-grams do not drown its closing ones.
+ */
 class FeatureBag {
-  readonly counts = new Map<number, number>();
+  readonly blocks: { weight: number; counts: Map<number, number> }[] = [];
   /** `names`: filled with each slot's first feature in words, for explanations. */
   constructor(readonly names: Map<number, string> | null = null) {}
-  add(namespace: string, gram: string, value = 1): void {
+  block(weight: number): Map<number, number> {
+    const counts = new Map<number, number>();
+    this.blocks.push({ weight, counts });
+    return counts;
+  }
+  add(counts: Map<number, number>, namespace: string, gram: string): void {
     const slot = slotOf(namespace, gram);
-    this.counts.set(slot, (this.counts.get(slot) ?? 0) + value);
+    counts.set(slot, (counts.get(slot) ?? 0) + 1);
     if (this.names !== null && !this.names.has(slot)) {
       const words = NAMESPACE_WORDS[namespace.charAt(0)] ?? namespace;
       this.names.set(slot, namespace.length > 1 ? `${words} "${gram.trim()}"` : `${words} ${gram}`);
     }
   }
   grams(namespace: string, text: string, min: number, max: number, weight: number): void {
-    const padded = ` ${text} `;
-    const chars = Array.from(padded);
+    const counts = this.block(weight);
+    const chars = Array.from(` ${text} `);
     for (let n = min; n <= max; n++) {
-      for (let i = 0; i + n <= chars.length; i++) this.add(`${namespace}${n}`, chars.slice(i, i + n).join(""), weight);
+      for (let i = 0; i + n <= chars.length; i++) this.add(counts, `${namespace}${n}`, chars.slice(i, i + n).join(""));
     }
   }
-  /** Log-scaled counts, the whole vector scaled to unit length, then the bias slot. */
+  /** Log-scaled counts, each block scaled to its weight's length, summed per slot. */
   features(): Features {
-    const slots: number[] = [];
-    const values: number[] = [];
-    let norm = 0;
-    for (const [slot, count] of this.counts) {
-      const v = Math.log1p(count);
-      slots.push(slot);
-      values.push(v);
-      norm += v * v;
+    const sums = new Map<number, number>();
+    for (const { weight, counts } of this.blocks) {
+      let norm = 0;
+      for (const count of counts.values()) norm += Math.log1p(count) ** 2;
+      if (norm === 0) continue;
+      const scale = weight / Math.sqrt(norm);
+      for (const [slot, count] of counts) sums.set(slot, (sums.get(slot) ?? 0) + Math.log1p(count) * scale);
     }
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let i = 0; i < values.length; i++) values[i] = (values[i] as number) * scale;
-    return { slots, values };
+    return { slots: [...sums.keys()], values: [...sums.values()] };
   }
 }
 
@@ -132,8 +151,9 @@ export function userShapeOf(user: string | null): {
 }
 
 /**
- * The reply's features: closing sentences (n-grams 1–5), the whole reply (3-grams), its shape, the rules' reading of it,
- * and the user's message it answers (its n-grams 1–3 and its shape, alone and with how the reply ends).
+ * The reply's features: closing sentences (n-grams 1–5), the last sentence (1–4), the reply's end (3-grams), the user's
+ * message it answers (1–3), and as indicators its shape, the rules' reading of it and the user's message's shape
+ * (alone and with how the reply ends).
  */
 export function replyFeatures(
   raw: string,
@@ -144,17 +164,19 @@ export function replyFeatures(
   const closing = closingOf(folded);
   const bag = new FeatureBag(names);
   bag.grams("c", closing, 1, 5, 1);
+  bag.grams("l", lastSentenceOf(folded), 1, 4, 1);
   bag.grams("w", folded.slice(-WHOLE_CHARS), 3, 3, 0.5);
+  const asked = userShapeOf(user);
+  if (asked.folded) bag.grams("u", asked.folded.slice(-200), 1, 3, 0.5);
+  const indicators = bag.block(0.5);
   const shape = shapeOf(raw, folded, closing);
-  for (const s of shape) bag.add("s", s, 4);
+  for (const s of shape) bag.add(indicators, "s", s);
   // The hand-written rules' reading, as features: what they call the reply, in which language, which actions.
   const rules = classifyReply(raw);
-  bag.add("r", `kind:${rules.kind}`, 4);
-  bag.add("r", `kind:${rules.kind}|${rules.lang}`, 2);
-  for (const intent of rules.intents) bag.add("r", `action:${intent.action}`, 2);
-  const asked = userShapeOf(user);
-  bag.add("u", asked.shape, 4);
-  bag.add("u", `${asked.shape}|${shape[0]}`, 4);
-  if (asked.folded) bag.grams("u", asked.folded.slice(-200), 1, 3, 0.5);
+  bag.add(indicators, "r", `kind:${rules.kind}`);
+  bag.add(indicators, "r", `kind:${rules.kind}|${rules.lang}`);
+  for (const intent of rules.intents) bag.add(indicators, "r", `action:${intent.action}`);
+  bag.add(indicators, "u", asked.shape);
+  bag.add(indicators, "u", `${asked.shape}|${shape[0]}`);
   return bag.features();
 }

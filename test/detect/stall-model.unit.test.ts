@@ -38,10 +38,18 @@ describe("reply features", () => {
     expect(closingOf(long).length).toBeLessThan(long.length / 2);
   });
 
-  it("are sparse slots below 2^bits, unit length, and the same for the same text", () => {
+  it("are sparse slots below 2^bits, each block at its weight's length, and the same for the same text", () => {
     const a = replyFeatures("Ich prüfe jetzt `src/cache/key.ts`.");
+    const squared = (f: { values: number[] }) => f.values.reduce((sum, v) => sum + v * v, 0);
     expect(a.slots.every((s) => s >= 0 && s < 2 ** FEATURE_BITS)).toBe(true);
-    expect(a.values.reduce((sum, v) => sum + v * v, 0)).toBeCloseTo(1, 6);
+    // Closing 1, last sentence 1, the reply's end 0.5, indicators 0.5; the user's message 0.5 more.
+    expect(squared(a)).toBeCloseTo(2.5, 6);
+    expect(squared(replyFeatures("Ich prüfe jetzt `src/cache/key.ts`.", "weiter?"))).toBeCloseTo(2.75, 6);
+    // A long reply's n-grams do not drown its closing ones: the closing and last-sentence blocks keep their length.
+    const long = replyFeatures(
+      `${"Die Konfiguration wurde gelesen und verglichen. ".repeat(40)}Ich prüfe jetzt \`src/cache/key.ts\`.`,
+    );
+    expect(squared(long)).toBeCloseTo(2.5, 1);
     expect(replyFeatures("Ich prüfe jetzt `src/cache/key.ts`.")).toEqual(a);
     expect(replyFeatures("Ich prüfe jetzt `src/other.ts`.")).toEqual(a);
     expect(replyFeatures("Ich habe `src/cache/key.ts` geprüft.")).not.toEqual(a);

@@ -42,14 +42,14 @@ function groupRows(items: readonly Scored[], key: (s: Scored) => string): string
   return keys.map((k) => row(k, tally(items.filter((s) => key(s) === k))));
 }
 
-/** The whole report of one set: totals, by language, by category, and every miss. */
-export function report(name: string, items: readonly Scored[]): string {
+/** The whole report of one set: totals, by language, by category, and every miss (unless `misses` is false). */
+export function report(name: string, items: readonly Scored[], misses = true): string {
   const lines = [`${name}: ${items.length} cases`, `  ${"".padEnd(26)}   TP   FN   FP   TN  recall  precision`];
   lines.push(row("all", tally(items)), "  by language:", ...groupRows(items, (s) => s.lang));
   lines.push("  by category:", ...groupRows(items, (s) => s.category));
-  const misses = items.filter((s) => s.expected !== s.predicted);
-  lines.push(`  misses: ${misses.length}`);
-  for (const m of misses) {
+  const wrong = items.filter((s) => s.expected !== s.predicted);
+  lines.push(`  misses: ${wrong.length}${misses ? "" : " (not printed)"}`);
+  for (const m of misses ? wrong : []) {
     const kind = m.expected ? "FN" : "FP";
     lines.push(`    ${kind} ${m.id} [${m.category}, ${m.lang}]${m.detail ? ` ${m.detail}` : ""}`);
   }
