@@ -22,12 +22,18 @@ const SENTENCE_END = /(?<=[.!?。！？…:：])\s+|\n+/u;
 const CLOSING_CHARS = 240;
 const WHOLE_CHARS = 480;
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a of `text`'s UTF-16 units, continued from `h`. */
+function fnv(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
 /** FNV-1a of the namespace and the gram, folded into the slots. */
 function slotOf(namespace: string, gram: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < namespace.length; i++) h = Math.imul(h ^ namespace.charCodeAt(i), 0x01000193);
-  for (let i = 0; i < gram.length; i++) h = Math.imul(h ^ gram.charCodeAt(i), 0x01000193);
-  return (h >>> 0) & MASK;
+  return (fnv(fnv(FNV_OFFSET, namespace), gram) >>> 0) & MASK;
 }
 
 /** Folded text: NFKC, lower case, digits as 0, code as placeholders, runs of spaces as one. */
@@ -90,18 +96,28 @@ class FeatureBag {
     return counts;
   }
   add(counts: Map<number, number>, namespace: string, gram: string): void {
-    const slot = slotOf(namespace, gram);
-    counts.set(slot, (counts.get(slot) ?? 0) + 1);
-    if (this.names !== null && !this.names.has(slot)) {
-      const words = NAMESPACE_WORDS[namespace.charAt(0)] ?? namespace;
-      this.names.set(slot, namespace.length > 1 ? `${words} "${gram.trim()}"` : `${words} ${gram}`);
-    }
+    this.count(counts, slotOf(namespace, gram), namespace, gram);
   }
+  /** Every n-gram of the text's characters, min to max, hashed as `slotOf` hashes it without building its string. */
   grams(namespace: string, text: string, min: number, max: number, weight: number): void {
     const counts = this.block(weight);
     const chars = Array.from(` ${text} `);
     for (let n = min; n <= max; n++) {
-      for (let i = 0; i + n <= chars.length; i++) this.add(counts, `${namespace}${n}`, chars.slice(i, i + n).join(""));
+      const prefix = fnv(FNV_OFFSET, `${namespace}${n}`);
+      for (let i = 0; i + n <= chars.length; i++) {
+        let h = prefix;
+        for (let k = i; k < i + n; k++) h = fnv(h, chars[k] as string);
+        const slot = (h >>> 0) & MASK;
+        if (this.names === null) counts.set(slot, (counts.get(slot) ?? 0) + 1);
+        else this.count(counts, slot, `${namespace}${n}`, chars.slice(i, i + n).join(""));
+      }
+    }
+  }
+  private count(counts: Map<number, number>, slot: number, namespace: string, gram: string): void {
+    counts.set(slot, (counts.get(slot) ?? 0) + 1);
+    if (this.names !== null && !this.names.has(slot)) {
+      const words = NAMESPACE_WORDS[namespace.charAt(0)] ?? namespace;
+      this.names.set(slot, namespace.length > 1 ? `${words} "${gram.trim()}"` : `${words} ${gram}`);
     }
   }
   /** Log-scaled counts, each block scaled to its weight's length, summed per slot. */
