@@ -48,28 +48,27 @@ export function foldText(text: string): string {
     .trim();
 }
 
+/** The sentences (or lines) of a text, empty ones left out. */
+function sentencesOf(text: string): string[] {
+  return text.split(SENTENCE_END).filter((s) => s.trim() !== "");
+}
+
 /** How many sentences (or lines) a reply holds. */
 export function sentenceCount(text: string): number {
-  return text
-    .trim()
-    .split(SENTENCE_END)
-    .filter((s) => s.trim() !== "").length;
+  return sentencesOf(text.trim()).length;
 }
 
 /** The last sentences of the folded text, up to about `CLOSING_CHARS`: where a reply's promise stands. */
 export function closingOf(folded: string): string {
-  const sentences = folded.split(SENTENCE_END).filter((s) => s.trim() !== "");
+  return closingOfSentences(sentencesOf(folded));
+}
+
+function closingOfSentences(sentences: readonly string[]): string {
   let closing = "";
   for (let i = sentences.length - 1; i >= 0 && closing.length < CLOSING_CHARS / 2; i--) {
     closing = `${sentences[i]} ${closing}`;
   }
   return closing.trim().slice(-CLOSING_CHARS);
-}
-
-/** The last sentence (or line) of the folded text, up to 200 characters. */
-function lastSentenceOf(folded: string): string {
-  const sentences = folded.split(SENTENCE_END).filter((s) => s.trim() !== "");
-  return (sentences.at(-1) ?? "").slice(-200);
 }
 
 /** What a namespace's features are called when they are explained. */
@@ -177,10 +176,12 @@ export function replyFeatures(
   names: Map<number, string> | null = null,
 ): Features {
   const folded = foldText(raw);
-  const closing = closingOf(folded);
+  const sentences = sentencesOf(folded);
+  const closing = closingOfSentences(sentences);
   const bag = new FeatureBag(names);
   bag.grams("c", closing, 1, 5, 1);
-  bag.grams("l", lastSentenceOf(folded), 1, 4, 1);
+  // The last sentence (or line), up to 200 characters.
+  bag.grams("l", (sentences.at(-1) ?? "").slice(-200), 1, 4, 1);
   bag.grams("w", folded.slice(-WHOLE_CHARS), 3, 3, 0.5);
   const asked = userShapeOf(user);
   if (asked.folded) bag.grams("u", asked.folded.slice(-200), 1, 3, 0.5);
