@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Trains the stall detector's promise, turn and pair models from the labelled training sets (each folder one writer),
-// chooses their thresholds by leave-one-writer-out cross-validation, and writes src/detect/model/stall-model.json.
+// chooses their thresholds by leave-one-writer-out cross-validation (the pair threshold on the retired frozen splits),
+// and writes src/detect/model/stall-model.json.
 // Deterministic (seeded). Reads the built kit (npm run build first).
 //   node scripts/train-stall.mjs           train, print the cross-validated figures, write the model
 //   node scripts/train-stall.mjs --check   exit 1 unless the shipped model equals a fresh training
@@ -451,10 +452,44 @@ function shippedThresholds() {
   return { threshold: shipped.threshold, pairThreshold: shipped.pair.threshold, turnThreshold: shipped.turn.threshold };
 }
 
+/**
+ * The retired frozen splits: written to the test brief by writers who wrote no training data, scored once and
+ * published, never trained on. The pair threshold is chosen on them, by the final model: the pair model is where the
+ * training writers and these differ most (held out by writer it ranks same-promise pairs above different ones 85% of
+ * the time, on the v3 split's pairs 76%), so its threshold is set on the writers most like a test split's.
+ */
+const DEV_SPLITS = ["test-v3"];
+const DEV_PAIR_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
+
+/** The pair threshold with the best F0.5 on the retired splits' leaves (precision counts more than recall). */
+function pairThresholdOnDev(trained, reply, turn) {
+  const leaves = DEV_SPLITS.map(loadWriter)
+    .filter((w) => w !== null)
+    .flatMap((w) => w.leaves);
+  if (leaves.length === 0) return null;
+  let best = null;
+  for (const pair of DEV_PAIR_THRESHOLDS) {
+    useStallModel(assemble(trained, reply, pair, turn));
+    const k = tally(
+      leaves.map((leaf) => ({ expected: leaf.stall, predicted: leaf.events.reduce(advanceRun, EMPTY_RUN).stalled })),
+    );
+    const f = (1.25 * k.precision * k.recall) / (0.25 * k.precision + k.recall || 1);
+    console.error(`pair ${pair} on the retired splits (${leaves.length} leaves): ${fmt(k)}, F0.5 ${f.toFixed(3)}`);
+    if (best === null || f > best.f) best = { pair, f };
+  }
+  return best.pair;
+}
+
 const weightsOnly = args.has("--check-weights");
-const { threshold, pairThreshold, turnThreshold } = weightsOnly ? shippedThresholds() : crossValidate();
+const chosen = weightsOnly ? shippedThresholds() : crossValidate();
 if (!args.has("--cv-only")) {
-  const final = assemble(train(writers), threshold, pairThreshold, turnThreshold);
+  const trained = train(writers);
+  const { threshold, turnThreshold } = chosen;
+  const pairThreshold = weightsOnly
+    ? chosen.pairThreshold
+    : (pairThresholdOnDev(trained, threshold, turnThreshold) ?? chosen.pairThreshold);
+  console.error(`thresholds: reply ${threshold}, pair ${pairThreshold}, turn ${turnThreshold}`);
+  const final = assemble(trained, threshold, pairThreshold, turnThreshold);
   sameAsFold(final);
   const model = `${JSON.stringify(final, null, 1)}\n`;
   if (args.has("--check") || weightsOnly) {
