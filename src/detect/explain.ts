@@ -8,6 +8,7 @@ import {
   type PromiseRun,
   type RunEvent,
   rulesReadOtherwise,
+  saysEnough,
   UNCOUNTED_STOP_REASONS,
 } from "./promise-run.js";
 import { classifyReply } from "./reply-classifier.js";
@@ -145,15 +146,18 @@ function explainByModel(
     if (memberId !== entryId) similarity = Math.max(similarity ?? 0, samePromiseProbability(text, other));
   }
   // A promise of one sentence answers nothing: it counts after a question too.
-  const counted = promise && !answersWithMore({ text, user });
+  const filler = promise && !saysEnough(text);
+  const counted = promise && !filler && !answersWithMore({ text, user });
   const answer = !counted && answersQuestion({ user });
   const turn = turnThreshold();
   const handsBack = !counted && !answer && turn !== null && endsTurn(text, user);
-  const turnNote = answer
-    ? "; answers the user's question: a deliverable, ends the run"
-    : handsBack
-      ? `; hands the turn back (probability ${turnProbability(text, user).toFixed(2)}, at or above ${turn}): ends the run`
-      : "";
+  const turnNote = filler
+    ? "; too short to promise an action on something: a filler"
+    : answer
+      ? "; answers the user's question: a deliverable, ends the run"
+      : handsBack
+        ? `; hands the turn back (probability ${turnProbability(text, user).toFixed(2)}, at or above ${turn}): ends the run`
+        : "";
   return {
     ...base,
     label: answer ? "answer" : counted ? "promise" : handsBack ? "hands back" : "not a promise",

@@ -1,6 +1,7 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/slice.js";
 import { KANA_OR_HANGUL } from "./han.js";
+import { objectsOf } from "./pair-features.js";
 import { classifyReply } from "./reply-classifier.js";
 import { sentenceCount, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
@@ -145,7 +146,7 @@ const RULES: Reader = {
  */
 const MODELS: Reader = {
   candidate: (reply) =>
-    reply.text.trim() !== "" &&
+    saysEnough(reply.text) &&
     !ASKS_THE_USER.test(reply.text) &&
     !rulesReadOtherwise(reply.text) &&
     !answersWithMore(reply) &&
@@ -161,6 +162,22 @@ const MODELS: Reader = {
   actionsAgree: false,
   learned: false,
 };
+
+/** Words a reply needs to promise something the models may join (two CJK characters count as a word). */
+const MIN_PROMISE_WORDS = 3;
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/**
+ * The reply says enough to promise an action on something: three words, or a file, path or identifier. "One sec.",
+ * "Still here.", "Vâng." between the promises of a loop are fillers, not promises of it: joined, they carried runs
+ * spread over more than six replies into the window.
+ */
+export function saysEnough(text: string): boolean {
+  let words = 0;
+  for (const word of text.split(/\s+/u)) if (/[\p{L}\p{N}]/u.test(word)) words++;
+  if (words >= MIN_PROMISE_WORDS || (text.match(CJK_CHAR)?.length ?? 0) >= 2 * MIN_PROMISE_WORDS) return true;
+  return words > 0 && objectsOf(text).size > 0;
+}
 
 /**
  * How each reader reads one reply, given the user's message it answers: whether it is a promise the reader may join

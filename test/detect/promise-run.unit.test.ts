@@ -9,7 +9,7 @@ import {
   STALL_RUN_LENGTH,
   STALL_WINDOW,
 } from "../../src/detect/index.js";
-import { advanceRunByRules } from "../../src/detect/promise-run.js";
+import { advanceRunByRules, saysEnough } from "../../src/detect/promise-run.js";
 
 let seq = 0;
 function reply(text: string, options: { toolCalls?: number; stopReason?: string; id?: string } = {}): RunEvent {
@@ -360,5 +360,45 @@ describe("the trained models beside the rules", () => {
       "### Deprecated\n- `/v2/report` endpoint",
     ];
     expect(runOf(headings, "next").stalled).toBe(false);
+  });
+
+  it.each([
+    "One sec.",
+    "Un momento.",
+    "Une seconde.",
+    "Still here.",
+    "Un segundo.",
+    "Vâng.",
+    "稍等。",
+    "お待ちを。",
+    "   ",
+  ])("given the filler %j, then it says too little to be a promise the models join", (text) => {
+    expect(saysEnough(text)).toBe(false);
+  });
+
+  it.each([
+    "Xem digest.log.",
+    "Checking `vite.config.ts`.",
+    "Going to look at the Playwright trace.",
+    "我去检查一下构建配置。",
+    "로그를 다시 확인하겠습니다 지금.",
+  ])("given the promise %j, then it says enough: three words, six CJK characters or a named object", (text) => {
+    expect(saysEnough(text)).toBe(true);
+  });
+
+  it("given a loop whose promises are spread over seven replies by fillers the promise model reads as promises, then no stall", () => {
+    const texts = [
+      "Je vais regarder la config `.stylelintrc`.",
+      "Un instant.",
+      "Pardon.",
+      "Me revoilà.",
+      "Une seconde.",
+      "Je regarde `.stylelintrc`.",
+      "J'ouvre la config Stylelint.",
+    ];
+    const run = runOf(texts, "et ?");
+    expect(run.readers.models.stalled).toBe(false);
+    const without = runOf([texts[0] as string, texts[5] as string, texts[6] as string], "et ?");
+    expect(without.readers.models.stalled).toBe(true);
   });
 });
