@@ -165,6 +165,7 @@ const MODELS: Reader = {
 
 /** Words a reply needs to promise something the models may join (two CJK characters count as a word). */
 const MIN_PROMISE_WORDS = 3;
+const WORDLIKE = /[\p{L}\p{N}]/u;
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 
 /**
@@ -174,8 +175,10 @@ const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
  */
 export function saysEnough(text: string): boolean {
   let words = 0;
-  for (const word of text.split(/\s+/u)) if (/[\p{L}\p{N}]/u.test(word)) words++;
-  if (words >= MIN_PROMISE_WORDS || (text.match(CJK_CHAR)?.length ?? 0) >= 2 * MIN_PROMISE_WORDS) return true;
+  for (const [word] of text.matchAll(/\S+/gu)) {
+    if (WORDLIKE.test(word) && ++words >= MIN_PROMISE_WORDS) return true;
+  }
+  if ((text.match(CJK_CHAR)?.length ?? 0) >= 2 * MIN_PROMISE_WORDS) return true;
   return words > 0 && objectsOf(text).size > 0;
 }
 
