@@ -151,12 +151,12 @@ function explainByModel(
   const answer = !counted && answersQuestion({ user });
   const turn = turnThreshold();
   const handsBack = !counted && !answer && turn !== null && endsTurn(text, user);
-  const turnNote = filler
-    ? "; too short to promise an action on something: a filler"
-    : answer
-      ? "; answers the user's question: a deliverable, ends the run"
-      : handsBack
-        ? `; hands the turn back (probability ${turnProbability(text, user).toFixed(2)}, at or above ${turn}): ends the run`
+  const turnNote = answer
+    ? "; answers the user's question: a deliverable, ends the run"
+    : handsBack
+      ? `; hands the turn back (probability ${turnProbability(text, user).toFixed(2)}, at or above ${turn}): ends the run`
+      : filler
+        ? "; too short to promise an action on something: a filler"
         : "";
   return {
     ...base,

@@ -80,6 +80,20 @@ describe("explainPath", () => {
     ]);
   });
 
+  it("given a filler the promise model reads as a promise, then it says the reply is too short to be one", () => {
+    const { steps } = explainPath([
+      { type: "user", text: "Arregla el test e2e del login en Cypress." },
+      say("t1", "", 1, "toolUse"),
+      { type: "toolResult" },
+      say("p1", "Voy a revisar el vídeo de la ejecución fallida."),
+      { type: "user", text: "vale" },
+      say("f1", "Un segundo."),
+    ]);
+    const filler = steps.find((s) => s.entryId === "f1");
+    expect(filler).toMatchObject({ label: "not a promise", inRun: false });
+    expect(filler?.reason).toMatch(/\(at or above [\d.]+\); .*too short to promise an action on something: a filler$/);
+  });
+
   it("given replies the rules read as deliverables and the promise model as promises, then each says the rules' reading stands", () => {
     // A training writer's session: long English reports closing on a promise, which the rules read as deliverables.
     const tree = loadSession(join(import.meta.dirname, "../eval/stall-set/train-v6c/en-0000.jsonl")).tree;
