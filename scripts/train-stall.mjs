@@ -313,6 +313,12 @@ function tally(items) {
   return { ...t, precision, recall };
 }
 
+/** F(beta) of a tally: beta below 1 weighs precision more than recall. */
+function fBeta(k, beta) {
+  const b2 = beta * beta;
+  return ((1 + b2) * k.precision * k.recall) / (b2 * k.precision + k.recall || 1);
+}
+
 const fmt = (t) => `P ${t.precision.toFixed(3)} R ${t.recall.toFixed(3)} (TP ${t.tp} FN ${t.fn} FP ${t.fp} TN ${t.tn})`;
 
 const writers = TRAINING_SETS.map(loadWriter).filter((w) => w !== null);
@@ -363,8 +369,7 @@ function crossValidate() {
     let best = { f: -1, t: 0.5 };
     for (let t = from; t <= 0.95; t += 0.025) {
       const k = tally(scores.map((s) => ({ expected: s.y, predicted: s.p >= t })));
-      const b2 = beta * beta;
-      const f = ((1 + b2) * k.precision * k.recall) / (b2 * k.precision + k.recall || 1);
+      const f = fBeta(k, beta);
       if (f > best.f) best = { f, t: round(t) };
     }
     return best.t;
@@ -474,7 +479,7 @@ function pairThresholdOnDev(trained, reply, turn) {
     const k = tally(
       leaves.map((leaf) => ({ expected: leaf.stall, predicted: leaf.events.reduce(advanceRun, EMPTY_RUN).stalled })),
     );
-    const f = (1.25 * k.precision * k.recall) / (0.25 * k.precision + k.recall || 1);
+    const f = fBeta(k, 0.5);
     console.error(`pair ${pair} on the retired splits (${leaves.length} leaves): ${fmt(k)}, F0.5 ${f.toFixed(3)}`);
     if (best === null || f > best.f) best = { pair, f };
   }

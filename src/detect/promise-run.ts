@@ -166,7 +166,6 @@ const MODELS: Reader = {
 /** Words a reply needs to promise something the models may join (two CJK characters count as a word). */
 const MIN_PROMISE_WORDS = 3;
 const WORDLIKE = /[\p{L}\p{N}]/u;
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 
 /**
  * The reply says enough to promise an action on something: three words, or a file, path or identifier. "One sec.",
@@ -178,7 +177,8 @@ export function saysEnough(text: string): boolean {
   for (const [word] of text.matchAll(/\S+/gu)) {
     if (WORDLIKE.test(word) && ++words >= MIN_PROMISE_WORDS) return true;
   }
-  if ((text.match(CJK_CHAR)?.length ?? 0) >= 2 * MIN_PROMISE_WORDS) return true;
+  let cjk = 0;
+  for (const char of text) if (CJK.test(char) && ++cjk >= 2 * MIN_PROMISE_WORDS) return true;
   return words > 0 && objectsOf(text).size > 0;
 }
 
