@@ -169,7 +169,7 @@ function explainByModel(
 
 /** Why a promise the rules read is not counted after the user's question: the promise model reads the question. */
 const ANSWER_NOTE =
-  "; answers the user's question, and the promise model, which reads the question, reads no promise: a deliverable";
+  "; answers the user's question, and the promise model, which reads the question, reads no promise: a deliverable, which ends the run";
 
 /** Why a reply the promise model reads as a promise is none: the rules' reading stands where they read the language. */
 function vetoNote(text: string, probability: number): string {

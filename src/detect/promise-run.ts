@@ -127,14 +127,15 @@ export function answersAndDefers(reply: Pick<RunReply, "text" | "user">): boolea
 
 /**
  * The hand-written rules: the lexicon's promises and their similarity (a reply they cannot read is the models'). A
- * promise that answers the user's question is a deliverable to them too, unless the promise model reads it as one.
+ * promise that answers the user's question is a deliverable to them too, unless the promise model reads it as one,
+ * and it ends the run: the conversation moved on.
  */
 const RULES: Reader = {
   candidate: (reply) => rulesPromise(reply) && !answersAndDefers(reply),
   asks: (reply) => classifyReply(reply.text).kind === "question",
   similar: (a, b, adjacent) =>
     classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD,
-  endsRun: () => false,
+  endsRun: answersAndDefers,
   actionsAgree: true,
   learned: true,
 };
@@ -225,7 +226,7 @@ export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
 export function advanceRunByRules(run: ReaderRun, event: RunEvent): ReaderRun {
   return step(run, event, RULES_ALONE);
 }
-const RULES_ALONE: Reader = { ...RULES, candidate: rulesPromise, learned: false };
+const RULES_ALONE: Reader = { ...RULES, candidate: rulesPromise, endsRun: () => false, learned: false };
 
 function step(run: ReaderRun, event: RunEvent, reader: Reader): ReaderRun {
   switch (event.type) {

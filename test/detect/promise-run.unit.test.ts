@@ -307,6 +307,27 @@ describe("the trained models beside the rules", () => {
     expect(events.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
   });
 
+  it("given two promises, when the user asks a question between them and the reply answers it, then the answer ends both readers' runs", () => {
+    const events: RunEvent[] = [
+      { type: "user", text: "The importer slows down after an hour. Look at worker/pool.py." },
+      reply("I'll check `worker/pool.py` for leaked connections.", { id: "p1" }),
+      { type: "user", text: "ok" },
+      reply("Let me check `worker/pool.py` for leaked connections.", { id: "p2" }),
+      { type: "user", text: "hold on, how big is the pool by default?" },
+      reply(
+        "Ten connections, set in `settings.py`, and the importer opens one per batch. I'll check `worker/pool.py` for leaked connections next.",
+        { id: "p3" },
+      ),
+      { type: "user", text: "go" },
+      reply("Checking `worker/pool.py` for leaked connections now.", { id: "p4" }),
+    ];
+    const run = events.reduce(advanceRun, EMPTY_RUN);
+    expect(run.readers.rules.stalled).toBe(false);
+    expect(run.readers.models.stalled).toBe(false);
+    // The rules alone, which do not read the question, see one loop of four.
+    expect(events.reduce(advanceRunByRules, EMPTY_RUN).promiseEntryIds).toEqual(["p1", "p2", "p3", "p4"]);
+  });
+
   it("given the user's question, when the reply is one sentence of promise, then it answers nothing and counts", () => {
     const text = "Let me check the gateway logs for the failed delivery.";
     const user = "Why did the message not arrive at the customer?";
