@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Trains the stall detector's promise, turn and pair models from the labelled training sets (each folder one writer),
-// chooses their thresholds by leave-one-writer-out cross-validation (the pair threshold on the retired frozen splits),
+// chooses their thresholds by leave-one-writer-out cross-validation (the reply and pair thresholds among its candidates
+// on the retired frozen splits),
 // and writes src/detect/model/stall-model.json.
 // Deterministic (seeded). Reads the built kit (npm run build first).
 //   node scripts/train-stall.mjs           train, print the cross-validated figures, write the model
@@ -43,6 +44,9 @@ export const TRAINING_SETS = [
   "train-v6a",
   "train-v6b",
   "train-v6c",
+  "train-v7a",
+  "train-v7b",
+  "train-v7c",
 ];
 const SET_DIR = join(root, "test/eval/stall-set");
 const REPLY_SETS = join(root, "test/eval/real-replies");
@@ -448,7 +452,7 @@ function crossValidate() {
   for (const lang of [...new Set(chosen.scores.map((s) => s.lang))].sort()) {
     console.error(`  ${lang.padEnd(8)} ${fmt(tally(chosen.scores.filter((s) => s.lang === lang)))}`);
   }
-  return { threshold, pairThreshold, turnThreshold };
+  return { threshold, pairThreshold, turnThreshold, replyCandidates: REPLY_THRESHOLDS };
 }
 
 /** The thresholds of the shipped model (--check-weights: its weights are checked, its thresholds taken as they are). */
@@ -459,41 +463,46 @@ function shippedThresholds() {
 
 /**
  * The retired frozen splits: written to the test brief by writers who wrote no training data, scored once and
- * published, never trained on. The pair threshold is chosen on them, by the final model: the pair model is where the
- * training writers and these differ most (held out by writer it ranks same-promise pairs above different ones 85% of
- * the time, on the v3 split's pairs 76%), so its threshold is set on the writers most like a test split's. A split
- * joins this list once its figure is published.
+ * published, never trained on. The reply and pair thresholds are chosen on them, by the final model, the reply's among
+ * the cross-validation's candidates: the training writers and these differ most in the pair model (held out by writer
+ * it ranks same-promise pairs above different ones 85% of the time, on the v3 split's pairs 76%) and in how often a
+ * reply the promise model reads at 0.7–0.8 is a promise, so both are set on the writers most like a test split's. A
+ * split joins this list once its figure is published.
  */
-const DEV_SPLITS = ["test-v3", "test-v4"];
+const DEV_SPLITS = ["test-v3", "test-v4", "test-v5"];
 const DEV_PAIR_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 
-/** The pair threshold with the best F0.5 on the retired splits' leaves (precision counts more than recall). */
-function pairThresholdOnDev(trained, reply, turn) {
+/** The reply and pair thresholds with the best F0.5 on the retired splits' leaves (precision counts more than recall). */
+function thresholdsOnDev(trained, replies, turn) {
   const leaves = DEV_SPLITS.map(loadWriter)
     .filter((w) => w !== null)
     .flatMap((w) => w.leaves);
   if (leaves.length === 0) return null;
   let best = null;
-  for (const pair of DEV_PAIR_THRESHOLDS) {
-    useStallModel(assemble(trained, reply, pair, turn));
-    const k = tally(
-      leaves.map((leaf) => ({ expected: leaf.stall, predicted: leaf.events.reduce(advanceRun, EMPTY_RUN).stalled })),
-    );
-    const f = fBeta(k, 0.5);
-    console.error(`pair ${pair} on the retired splits (${leaves.length} leaves): ${fmt(k)}, F0.5 ${f.toFixed(3)}`);
-    if (best === null || f > best.f) best = { pair, f };
+  for (const reply of [...replies].sort((a, b) => b - a)) {
+    for (const pair of DEV_PAIR_THRESHOLDS) {
+      useStallModel(assemble(trained, reply, pair, turn));
+      const k = tally(
+        leaves.map((leaf) => ({ expected: leaf.stall, predicted: leaf.events.reduce(advanceRun, EMPTY_RUN).stalled })),
+      );
+      const f = fBeta(k, 0.5);
+      console.error(
+        `reply ${reply} pair ${pair} on the retired splits (${leaves.length} leaves): ${fmt(k)}, F0.5 ${f.toFixed(3)}`,
+      );
+      if (best === null || f > best.f) best = { reply, pair, f };
+    }
   }
-  return best.pair;
+  return best;
 }
 
 const weightsOnly = args.has("--check-weights");
 const chosen = weightsOnly ? shippedThresholds() : crossValidate();
 if (!args.has("--cv-only")) {
   const trained = train(writers);
-  const { threshold, turnThreshold } = chosen;
-  const pairThreshold = weightsOnly
-    ? chosen.pairThreshold
-    : (pairThresholdOnDev(trained, threshold, turnThreshold) ?? chosen.pairThreshold);
+  const { turnThreshold } = chosen;
+  const onDev = weightsOnly ? null : thresholdsOnDev(trained, chosen.replyCandidates, turnThreshold);
+  const threshold = onDev?.reply ?? chosen.threshold;
+  const pairThreshold = onDev?.pair ?? chosen.pairThreshold;
   console.error(`thresholds: reply ${threshold}, pair ${pairThreshold}, turn ${turnThreshold}`);
   const final = assemble(trained, threshold, pairThreshold, turnThreshold);
   sameAsFold(final);

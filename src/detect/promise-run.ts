@@ -89,16 +89,11 @@ interface Reader {
   learned: boolean;
 }
 
-/** What the rules read as something other than a promise: the models do not overrule it. */
-const RULES_READ_OTHERWISE = new Set([
-  "deliverable",
-  "question",
-  "refusal",
-  "blocker",
-  "conditional",
-  "past",
-  "status",
-]);
+/**
+ * What the rules read as something other than a promise: the models do not overrule it. Not their "question": that is
+ * the reply's last mark, which closes a tag question ("…, okay?") as often as a hand-back.
+ */
+const RULES_READ_OTHERWISE = new Set(["deliverable", "refusal", "blocker", "conditional", "past", "status"]);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
@@ -148,11 +143,10 @@ const RULES: Reader = {
 const MODELS: Reader = {
   candidate: (reply) =>
     saysEnough(reply.text) &&
-    !ASKS_THE_USER.test(reply.text) &&
     !rulesReadOtherwise(reply.text) &&
     !answersWithMore(reply) &&
     isModelPromise(reply.text, reply.user ?? null),
-  asks: (reply) => ASKS_THE_USER.test(reply.text),
+  asks: (reply) => ASKS_THE_USER.test(reply.text) && !isModelPromise(reply.text, reply.user ?? null),
   similar: (a, b, adjacent) =>
     classifyReply(a).kind === "promise" && classifyReply(b).kind === "promise"
       ? RULES.similar(a, b, adjacent)
@@ -348,9 +342,9 @@ function learnedRun(recent: RunReply[], eligible: RunReply[]): ReaderRun | null 
 export const NEW_REQUEST_CHARS = 280;
 
 /**
- * The reply's last words ask the user something: the turn is handed back, whatever came before. Written by the
- * training writers after 0.35% of the promises and 6.9% of the other replies; real replies often close a long report
- * this way ("…**¿Sigo con eso?**").
+ * The reply's last words ask the user something. Real replies often close a long report this way ("…**¿Sigo con
+ * eso?**"): the turn is handed back, unless the promise model reads a promise closed by a tag question ("Saco el plan
+ * primero, ¿vale?"), which a nudge answers without ending the run.
  */
 const ASKS_THE_USER = /[?？][\s*_`"'”’»)\]）」』]*$/u;
 

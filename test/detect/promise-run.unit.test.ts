@@ -369,6 +369,34 @@ describe("the trained models beside the rules", () => {
     expect(runOf(asking, "sigue").stalled).toBe(false);
   });
 
+  it.each([
+    {
+      lang: "Spanish",
+      nudge: "vale",
+      texts: [
+        "Primero saco el plan de la consulta de pedidos con `EXPLAIN ANALYZE`, ¿vale?",
+        "Lanzo el `EXPLAIN ANALYZE` de la consulta de pedidos, ¿ok?",
+        "Saco ahora el plan de la consulta de pedidos con `EXPLAIN ANALYZE`, ¿te parece?",
+      ],
+    },
+    {
+      lang: "German",
+      nudge: "ja",
+      texts: [
+        "Ich schaue mir zuerst die `docker-compose.yml` an, oder?",
+        "Dann prüfe ich jetzt die `docker-compose.yml`, okay?",
+        "Ich gehe die `docker-compose.yml` jetzt durch, passt das?",
+      ],
+    },
+  ])(
+    "given $lang promises closed by a tag question and answered by nudges, then the models stall",
+    ({ texts, nudge }) => {
+      const run = runOf(texts, nudge);
+      expect(run.readers.models.stalled).toBe(true);
+      expect(run.promiseEntryIds).toEqual(["r1", "r2", "r3"]);
+    },
+  );
+
   it("given a question inside a reply that goes on to promise, then the promise still counts", () => {
     const text = "日志里为什么是空的？我现在去检查 `vite.config.ts` 的环境变量配置。";
     expect(readsAsPromise({ text, user: "继续" }).models).toBe(true);
