@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Trains the stall detector's promise, turn and pair models from the labelled training sets (each folder one writer),
-// chooses their thresholds by leave-one-writer-out cross-validation (the reply and pair thresholds among its candidates
-// on the retired frozen splits),
-// and writes src/detect/model/stall-model.json.
+// chooses their thresholds by leave-one-writer-out cross-validation (the reply threshold among its candidates, and the
+// pair threshold, on the retired frozen splits), and writes src/detect/model/stall-model.json.
 // Deterministic (seeded). Reads the built kit (npm run build first).
 //   node scripts/train-stall.mjs           train, print the cross-validated figures, write the model
 //   node scripts/train-stall.mjs --check   exit 1 unless the shipped model equals a fresh training
