@@ -46,6 +46,9 @@ export const TRAINING_SETS = [
   "train-v7a",
   "train-v7b",
   "train-v7c",
+  "train-v8a",
+  "train-v8b",
+  "train-v8c",
 ];
 const SET_DIR = join(root, "test/eval/stall-set");
 const REPLY_SETS = join(root, "test/eval/real-replies");
@@ -468,7 +471,7 @@ function shippedThresholds() {
  * reply the promise model reads at 0.7–0.8 is a promise, so both are set on the writers most like a test split's. A
  * split joins this list once its figure is published.
  */
-const DEV_SPLITS = ["test-v3", "test-v4", "test-v5"];
+const DEV_SPLITS = ["test-v3", "test-v4", "test-v5", "test-v6"];
 const DEV_PAIR_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 
 /** The reply and pair thresholds with the best F0.5 on the retired splits' leaves (precision counts more than recall). */

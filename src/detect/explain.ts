@@ -2,12 +2,13 @@ import {
   advanceRun,
   answersAndDefers,
   answersQuestion,
-  answersWithMore,
   EMPTY_RUN,
   NEW_REQUEST_CHARS,
+  OVERRULES_RULES,
   type PromiseRun,
   type RunEvent,
-  rulesReadOtherwise,
+  readsAsPromise,
+  rulesVeto,
   saysEnough,
   UNCOUNTED_STOP_REASONS,
 } from "./promise-run.js";
@@ -147,7 +148,8 @@ function explainByModel(
   }
   // A promise of one sentence answers nothing: it counts after a question too.
   const filler = promise && !saysEnough(text);
-  const counted = promise && !filler && !answersWithMore({ text, user });
+  const counted = readsAsPromise({ text, user }).models;
+  const byRules = counted && !promise;
   const answer = !counted && answersQuestion({ user });
   const turn = turnThreshold();
   const handsBack = !counted && !answer && turn !== null && endsTurn(text, user);
@@ -161,7 +163,7 @@ function explainByModel(
   return {
     ...base,
     label: answer ? "answer" : counted ? "promise" : handsBack ? "hands back" : "not a promise",
-    reason: `trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold}); weighed most: ${top.join(", ")}${turnNote}`,
+    reason: `${byRules ? "the rules read a promise; " : ""}trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold})${vetoNote(text, probability)}; weighed most: ${top.join(", ")}${turnNote}`,
     similarity,
     inRun: members.has(entryId),
   };
@@ -173,8 +175,8 @@ const ANSWER_NOTE =
 
 /** Why a reply the promise model reads as a promise is none: the rules' reading stands where they read the language. */
 function vetoNote(text: string, probability: number): string {
-  return probability >= promiseThreshold() && rulesReadOtherwise(text)
-    ? ` (at or above ${promiseThreshold()}, but the models do not overrule the rules' reading in a language the rules read)`
+  return probability >= promiseThreshold() && rulesVeto(text, probability)
+    ? ` (at or above ${promiseThreshold()}, but below ${OVERRULES_RULES} the models do not overrule the rules' reading in a language the rules read)`
     : "";
 }
 

@@ -6,7 +6,7 @@ import { classifyReply } from "./reply-classifier.js";
 import { sentenceCount, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, SIMILARITY_THRESHOLD } from "./similarity.js";
-import { endsTurn, isModelPromise, isSamePromise } from "./stall-model.js";
+import { endsTurn, isModelPromise, isSamePromise, promiseProbability, promiseThreshold } from "./stall-model.js";
 
 export type { RunEvent };
 
@@ -90,10 +90,11 @@ interface Reader {
 }
 
 /**
- * What the rules read as something other than a promise: the models do not overrule it. Not their "question": that is
- * the reply's last mark, which closes a tag question ("…, okay?") as often as a hand-back.
+ * What the rules read as something other than a promise: the models overrule it only when near certain. Not their "question": that is
+ * the reply's last mark, which closes a tag question ("…, okay?") as often as a hand-back. Nor their "status": a
+ * status report's last line is the next step as often as not.
  */
-const RULES_READ_OTHERWISE = new Set(["deliverable", "refusal", "blocker", "conditional", "past", "status"]);
+const RULES_READ_OTHERWISE = new Set(["deliverable", "refusal", "blocker", "conditional", "past"]);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
@@ -101,12 +102,20 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
  * and Korean (which their lexicons read word by word) a reply with no action-promise phrase too. Only in the languages
  * they read: elsewhere what they call a deliverable is the reply's shape, as common among promises as among the rest.
  */
-export function rulesReadOtherwise(text: string): boolean {
+function rulesReadOtherwise(text: string): boolean {
   const { kind, readable } = classifyReply(text);
   if (!readable) return false;
   // Their Japanese and Korean past reading is of any sentence, a promise's lead-in ("…でした。次: …") as often.
   if (kind === "past" && KANA_OR_HANGUL.test(text)) return false;
   return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
+}
+
+/** How sure the promise model must be to overrule the rules' reading of a reply as no promise. */
+export const OVERRULES_RULES = 0.99;
+
+/** The rules' reading of the reply as no promise stands against the promise model's `probability`. */
+export function rulesVeto(text: string, probability: number): boolean {
+  return probability < OVERRULES_RULES && rulesReadOtherwise(text);
 }
 
 /** The lexicon's reading of the reply is an action promise. */
@@ -136,16 +145,14 @@ const RULES: Reader = {
 };
 
 /**
- * The trained models, reading every reply in any language (the rules' verdicts are among their features). They do not
- * overrule a reply the rules read as no promise, and two replies the rules both read as promises compare as the rules
- * compare them.
+ * The trained models, reading every reply in any language (the rules' verdicts are among their features). They
+ * overrule a reply the rules read as no promise only when near certain, and two replies the rules both read as
+ * promises compare as the rules compare them. They also take the rules' promises that say enough: a run may mix replies only the rules read as
+ * promises with ones only the model reads, and neither reader alone would hold three.
  */
 const MODELS: Reader = {
   candidate: (reply) =>
-    saysEnough(reply.text) &&
-    !rulesReadOtherwise(reply.text) &&
-    !answersWithMore(reply) &&
-    isModelPromise(reply.text, reply.user ?? null),
+    saysEnough(reply.text) && (RULES.candidate(reply) || (!answersWithMore(reply) && modelReadsPromise(reply))),
   asks: (reply) => ASKS_THE_USER.test(reply.text) && !isModelPromise(reply.text, reply.user ?? null),
   similar: (a, b, adjacent) =>
     classifyReply(a).kind === "promise" && classifyReply(b).kind === "promise"
@@ -157,6 +164,12 @@ const MODELS: Reader = {
   actionsAgree: false,
   learned: false,
 };
+
+/** The promise model reads a promise, and the rules do not read the reply otherwise unless it is near certain. */
+function modelReadsPromise({ text, user }: RunReply): boolean {
+  const probability = promiseProbability(text, user ?? null);
+  return probability >= promiseThreshold() && !rulesVeto(text, probability);
+}
 
 /** Words a reply needs to promise something the models may join (two CJK characters count as a word). */
 const MIN_PROMISE_WORDS = 3;

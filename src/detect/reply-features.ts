@@ -150,8 +150,16 @@ function shapeOf(raw: string, folded: string, closing: string): string[] {
   return shape;
 }
 
-/** A nudge ("continue", "and?", "weiter", "继续") is short; a question or an answer says more. */
+/**
+ * A nudge ("continue", "and?", "weiter", "继续") is short; a question or an answer says more. A Chinese, Japanese or
+ * Korean character counts twice: "为什么本地不会卡住？" asks as much as "why does it not hang locally?".
+ */
 const NUDGE_CHARS = 16;
+const WIDE_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+function nudgeLength(folded: string): number {
+  return folded.length + (folded.match(WIDE_CHARS)?.length ?? 0);
+}
 
 /** What the user's message before the reply says about it: a nudge, a question, an answer, or none. */
 export function userShapeOf(user: string | null): {
@@ -161,7 +169,7 @@ export function userShapeOf(user: string | null): {
   if (user === null) return { shape: "none", folded: "" };
   const folded = foldText(user);
   const asks = /[?？]\s*$/.test(folded);
-  const shape = folded.length <= NUDGE_CHARS ? (asks ? "nudge?" : "nudge") : asks ? "question" : "statement";
+  const shape = nudgeLength(folded) <= NUDGE_CHARS ? (asks ? "nudge?" : "nudge") : asks ? "question" : "statement";
   return { shape, folded };
 }
 

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXPLAIN_REPLIES, explainPath } from "../../src/detect/explain.js";
 import type { RunEvent } from "../../src/detect/index.js";
-import { rulesReadOtherwise } from "../../src/detect/promise-run.js";
+import { rulesVeto } from "../../src/detect/promise-run.js";
 import { promiseThreshold } from "../../src/detect/stall-model.js";
 import { runEventsOf } from "../../src/fold/run-events.js";
 import { loadSession } from "../../src/session.js";
@@ -106,7 +106,7 @@ describe("explainPath", () => {
       const text = texts.get(step.entryId as string) ?? "";
       // The probability the step shows, given the user's message the reply answers.
       const probability = Number(/promise probability ([01]\.\d\d)/.exec(step.reason)?.[1] ?? 0);
-      const vetoed = probability >= promiseThreshold() && rulesReadOtherwise(text);
+      const vetoed = probability >= promiseThreshold() && rulesVeto(text, probability);
       expect(noted.includes(step), step.entryId ?? "").toBe(vetoed);
     }
   });

@@ -9,7 +9,15 @@ import {
   STALL_RUN_LENGTH,
   STALL_WINDOW,
 } from "../../src/detect/index.js";
-import { advanceRunByRules, saysEnough } from "../../src/detect/promise-run.js";
+import {
+  advanceRunByRules,
+  answersQuestion,
+  OVERRULES_RULES,
+  rulesVeto,
+  saysEnough,
+} from "../../src/detect/promise-run.js";
+import { classifyReply } from "../../src/detect/reply-classifier.js";
+import { promiseProbability, promiseThreshold } from "../../src/detect/stall-model.js";
 
 let seq = 0;
 function reply(text: string, options: { toolCalls?: number; stopReason?: string; id?: string } = {}): RunEvent {
@@ -396,6 +404,54 @@ describe("the trained models beside the rules", () => {
       expect(run.promiseEntryIds).toEqual(["r1", "r2", "r3"]);
     },
   );
+
+  it("given a run of promises only the rules read and ones only the model reads, then the models' reader holds all three", () => {
+    const texts = [
+      "I'll check how errors are surfaced in the CLI.",
+      "Next up: the error handling in `cli/main.py` will be reviewed.",
+      "Checking how errors are surfaced in the CLI.",
+    ];
+    // Neither reading alone holds three: the model's probability of the first and last is under its threshold, and
+    // the rules read the second as a statement.
+    const [first, second, third] = texts.map((text) => ({
+      model: promiseProbability(text),
+      rules: classifyReply(text).kind,
+    }));
+    expect([first?.model, third?.model].every((p) => p !== undefined && p < promiseThreshold())).toBe(true);
+    expect([first?.rules, second?.rules, third?.rules]).toEqual(["promise", "factual", "promise"]);
+    const run = runOf(texts, "go on");
+    expect(run.readers.rules.stalled).toBe(false);
+    expect(run.readers.models.stalled).toBe(true);
+    expect(run.promiseEntryIds).toEqual(["r1", "r2", "r3"]);
+  });
+
+  it("given a progress report that goes on with the step, then the rules' status reading does not veto the models", () => {
+    const text = "Going through `nginx.conf` now, the upstream block is the part I still need to read.";
+    expect(classifyReply(text).kind).toBe("status");
+    expect(promiseProbability(text)).toBeGreaterThanOrEqual(promiseThreshold());
+    expect(readsAsPromise({ text, user: "continue" }).models).toBe(true);
+  });
+
+  it.each([
+    ["为什么本地不会卡住？", true],
+    ["ctx 是从哪里传进来的？", true],
+    ["왜 로컬에서는 안 멈춰요?", true],
+    ["why does CI hang here?", true],
+    ["继续？", false],
+    ["好了吗？", false],
+    ["まだですか？", false],
+    ["and?", false],
+  ])("given the user wrote %j, then a reply answers a question: %s", (user, question) => {
+    expect(answersQuestion({ user })).toBe(question);
+  });
+
+  it("given a passive promise the rules read as a statement and the promise model is near certain of, then it counts", () => {
+    const text = "`nginx.conf` 的 upstream 設定接下來會被檢查。";
+    expect(classifyReply(text)).toMatchObject({ kind: "factual", readable: true });
+    expect(promiseProbability(text)).toBeGreaterThanOrEqual(OVERRULES_RULES);
+    expect(rulesVeto(text, OVERRULES_RULES - 0.01)).toBe(true);
+    expect(readsAsPromise({ text, user: "繼續" }).models).toBe(true);
+  });
 
   it("given a question inside a reply that goes on to promise, then the promise still counts", () => {
     const text = "日志里为什么是空的？我现在去检查 `vite.config.ts` 的环境变量配置。";
