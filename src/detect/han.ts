@@ -4,6 +4,8 @@ import { createRequire } from "node:module";
 
 const HAN = /\p{Script=Han}/u;
 export const KANA_OR_HANGUL = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** A Chinese, Japanese or Korean character. */
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 type Convert = (text: string) => string;
 let toSimplified: Convert | null = null;

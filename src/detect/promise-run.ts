@@ -1,6 +1,6 @@
 import { type RunEvent, UNCOUNTED_STOP_REASONS } from "../../reducers/recovery.js";
 import { exhaustive } from "../../reducers/slice.js";
-import { KANA_OR_HANGUL } from "./han.js";
+import { CJK, KANA_OR_HANGUL } from "./han.js";
 import { objectsOf } from "./pair-features.js";
 import { classifyReply } from "./reply-classifier.js";
 import { sentenceCount, userShapeOf } from "./reply-features.js";
@@ -90,12 +90,11 @@ interface Reader {
 }
 
 /**
- * What the rules read as something other than a promise: the models overrule it only when near certain. Not their "question": that is
- * the reply's last mark, which closes a tag question ("…, okay?") as often as a hand-back. Nor their "status": a
- * status report's last line is the next step as often as not.
+ * What the rules read as something other than a promise: the models overrule it only when near certain. Not their
+ * "question": that is the reply's last mark, which closes a tag question ("…, okay?") as often as a hand-back. Nor
+ * their "status": a status report's last line is the next step as often as not.
  */
 const RULES_READ_OTHERWISE = new Set(["deliverable", "refusal", "blocker", "conditional", "past"]);
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * The rules read the reply as no promise: a deliverable, a question, a refusal and the like, and in Chinese, Japanese
@@ -147,8 +146,8 @@ const RULES: Reader = {
 /**
  * The trained models, reading every reply in any language (the rules' verdicts are among their features). They
  * overrule a reply the rules read as no promise only when near certain, and two replies the rules both read as
- * promises compare as the rules compare them. They also take the rules' promises that say enough: a run may mix replies only the rules read as
- * promises with ones only the model reads, and neither reader alone would hold three.
+ * promises compare as the rules compare them. They also take the rules' promises that say enough: a run may mix
+ * replies only the rules read as promises with ones only the model reads, which neither reader alone holds.
  */
 const MODELS: Reader = {
   candidate: (reply) =>

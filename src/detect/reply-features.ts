@@ -4,6 +4,7 @@
  * language's promises look like comes from the training data.
  */
 
+import { CJK } from "./han.js";
 import { classifyReply } from "./reply-classifier.js";
 
 /** Feature slots: hashed features fall into this many (a power of two). */
@@ -155,7 +156,7 @@ function shapeOf(raw: string, folded: string, closing: string): string[] {
  * Korean character counts twice: "为什么本地不会卡住？" asks as much as "why does it not hang locally?".
  */
 const NUDGE_CHARS = 16;
-const WIDE_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+const WIDE_CHARS = new RegExp(CJK.source, "gu");
 
 function nudgeLength(folded: string): number {
   return folded.length + (folded.match(WIDE_CHARS)?.length ?? 0);
