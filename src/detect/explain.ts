@@ -3,8 +3,10 @@ import {
   answersAndDefers,
   answersQuestion,
   EMPTY_RUN,
+  FILLER_WIDTH,
   NEW_REQUEST_CHARS,
   OVERRULES_RULES,
+  pastFiller,
   type PromiseRun,
   type RunEvent,
   readsAsPromise,
@@ -116,11 +118,12 @@ function explainStep(
         similarity = Math.max(similarity ?? 0, s);
       }
       const defers = c.kind === "promise" && answersAndDefers({ text: event.text, user });
+      const ends = !defers && c.kind !== "promise" && pastFiller(event);
       return {
         ...base,
         ...id,
         label: defers ? "answer" : c.kind,
-        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}${defers ? ANSWER_NOTE : ""}`,
+        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}${defers ? ANSWER_NOTE : ends ? ENDS_NOTE : ""}`,
         intents: c.intents.map((i) => ({ action: i.action, object: i.object })),
         similarity,
         inRun: members.has(event.entryId),
@@ -157,9 +160,11 @@ function explainByModel(
     ? "; answers the user's question: a deliverable, ends the run"
     : handsBack
       ? `; hands the turn back (probability ${turnProbability(text, user).toFixed(2)}, at or above ${turn}): ends the run`
-      : filler
-        ? "; too short to promise an action on something: a filler"
-        : "";
+      : !counted && pastFiller({ text })
+        ? ENDS_NOTE
+        : filler
+          ? "; too short to promise an action on something: a filler"
+          : "";
   return {
     ...base,
     label: answer ? "answer" : counted ? "promise" : handsBack ? "hands back" : "not a promise",
@@ -168,6 +173,9 @@ function explainByModel(
     inRun: members.has(entryId),
   };
 }
+
+/** Why a reply that is no promise ends the run: a filler between a loop's promises is short. */
+const ENDS_NOTE = `; promises nothing at more than a filler's length (${FILLER_WIDTH}): ends the run`;
 
 /** Why a promise the rules read is not counted after the user's question: the promise model reads the question. */
 const ANSWER_NOTE =

@@ -3,7 +3,7 @@ import { exhaustive } from "../../reducers/slice.js";
 import { CJK, KANA_OR_HANGUL } from "./han.js";
 import { objectsOf } from "./pair-features.js";
 import { classifyReply } from "./reply-classifier.js";
-import { sentenceCount, userShapeOf } from "./reply-features.js";
+import { sentenceCount, textWidth, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, SIMILARITY_THRESHOLD } from "./similarity.js";
 import { endsTurn, isModelPromise, isSamePromise, promiseProbability, promiseThreshold } from "./stall-model.js";
@@ -138,7 +138,7 @@ const RULES: Reader = {
   asks: (reply) => classifyReply(reply.text).kind === "question",
   similar: (a, b, adjacent) =>
     classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD,
-  endsRun: answersAndDefers,
+  endsRun: (reply) => answersAndDefers(reply) || (!RULES.candidate(reply) && pastFiller(reply)),
   actionsAgree: true,
   learned: true,
 };
@@ -158,8 +158,10 @@ const MODELS: Reader = {
       ? RULES.similar(a, b, adjacent)
       : isSamePromise(a, b),
   // A reply that answers the user's question, or hands the turn back (a hand-back, a refusal, a question, a blocker),
-  // and promises nothing, ends the run: the conversation moved on.
-  endsRun: (reply) => !MODELS.candidate(reply) && (answersQuestion(reply) || endsTurn(reply.text, reply.user ?? null)),
+  // or says more than a filler, and promises nothing, ends the run: the conversation moved on.
+  endsRun: (reply) =>
+    !MODELS.candidate(reply) &&
+    (pastFiller(reply) || answersQuestion(reply) || endsTurn(reply.text, reply.user ?? null)),
   actionsAgree: false,
   learned: false,
 };
@@ -169,6 +171,16 @@ function modelReadsPromise({ text, user }: RunReply): boolean {
   const probability = promiseProbability(text, user ?? null);
   return probability >= promiseThreshold() && !rulesVeto(text, probability);
 }
+
+/**
+ * Longer than this (a Chinese, Japanese or Korean character counting twice), a reply that promises nothing is not a
+ * filler between a loop's promises ("Sorry about that.", "One moment."): it answered, reported or handed back, and
+ * ends the run, stalled or not.
+ */
+export const FILLER_WIDTH = 80;
+
+/** The reply is longer than a filler. */
+export const pastFiller = ({ text }: Pick<RunReply, "text">) => textWidth(text) > FILLER_WIDTH;
 
 /** Words a reply needs to promise something the models may join (two CJK characters count as a word). */
 const MIN_PROMISE_WORDS = 3;
@@ -201,7 +213,7 @@ export function readsAsPromise(reply: Pick<RunReply, "text" | "user">): { rules:
 /**
  * One step of both readers. Tool calls, tool results and recovery anchors reset a run; user and host messages pass
  * through. Replies are classified lazily: only once two text-only replies sit in the window (memoised per text). Once
- * stalled, a run stays stalled until a reset: nothing else answers the loop.
+ * stalled, a run stays stalled until a reset or a reply that ends it (see `Reader.endsRun`).
  */
 export function advanceRun(run: PromiseRun, event: RunEvent): PromiseRun {
   const rules = step(run.readers.rules, event, RULES);
@@ -281,6 +293,7 @@ export function learnedNote(run: { learnedScore: number | null }): string {
 }
 
 function afterReply(run: ReaderRun, reply: RunReply, reader: Reader): ReaderRun {
+  if (run.recent.length > 0 && reader.endsRun(reply)) return { ...EMPTY_READER, recent: [reply] };
   if (run.stalled) {
     const joins =
       reader.candidate(reply) &&
@@ -297,7 +310,6 @@ function afterReply(run: ReaderRun, reply: RunReply, reader: Reader): ReaderRun 
       user: null,
     };
   }
-  if (run.recent.length > 0 && reader.endsRun(reply)) return { ...EMPTY_READER, recent: [reply] };
   const recent = [...run.recent, reply].slice(-STALL_WINDOW);
   if (recent.length < 2) {
     return {

@@ -158,8 +158,9 @@ function shapeOf(raw: string, folded: string, closing: string): string[] {
 const NUDGE_CHARS = 16;
 const WIDE_CHARS = new RegExp(CJK.source, "gu");
 
-function nudgeLength(folded: string): number {
-  return folded.length + (folded.match(WIDE_CHARS)?.length ?? 0);
+/** A text's length with each Chinese, Japanese or Korean character counted twice. */
+export function textWidth(text: string): number {
+  return text.length + (text.match(WIDE_CHARS)?.length ?? 0);
 }
 
 /** What the user's message before the reply says about it: a nudge, a question, an answer, or none. */
@@ -170,7 +171,7 @@ export function userShapeOf(user: string | null): {
   if (user === null) return { shape: "none", folded: "" };
   const folded = foldText(user);
   const asks = /[?？]\s*$/.test(folded);
-  const shape = nudgeLength(folded) <= NUDGE_CHARS ? (asks ? "nudge?" : "nudge") : asks ? "question" : "statement";
+  const shape = textWidth(folded) <= NUDGE_CHARS ? (asks ? "nudge?" : "nudge") : asks ? "question" : "statement";
   return { shape, folded };
 }
 

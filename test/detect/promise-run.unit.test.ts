@@ -506,4 +506,45 @@ describe("the trained models beside the rules", () => {
     const without = runOf([texts[0] as string, texts[5] as string, texts[6] as string], "et ?");
     expect(without.readers.models.stalled).toBe(true);
   });
+
+  describe("a reply longer than a filler that promises nothing ends the run", () => {
+    const loop = [
+      "I'll check the compose file for the port mapping.",
+      "Checking the compose file for the port mapping now.",
+      "Let me check the compose file's port mapping.",
+    ];
+    const answer =
+      "The API listens on 8080 inside the container, but the compose file maps host port 3000 to container port 80, so nothing reaches it.";
+    const blocker = "Blocked: the registry rejects my pull of the base image (403), so I cannot start the stack here.";
+
+    it.each([
+      { after: "an answer", text: answer },
+      { after: "a blocker report", text: blocker },
+    ])("given a stall, when $after follows, then the run no longer reaches the leaf", ({ text }) => {
+      expect(runOf(loop, "continue").stalled).toBe(true);
+      const run = runOf([...loop, text], "continue");
+      expect(run.stalled).toBe(false);
+      expect(run.readers.rules.stalled).toBe(false);
+      expect(run.readers.models.stalled).toBe(false);
+    });
+
+    it("given the same report between promises, then the promises after it start a new run", () => {
+      const [first, second, third] = loop as [string, string, string];
+      expect(runOf([first, second, answer, third], "continue").stalled).toBe(false);
+    });
+
+    it("given a filler between promises, then the run goes on", () => {
+      const [first, second, third] = loop as [string, string, string];
+      const run = runOf([first, second, "Sorry about that, one moment.", third], "continue");
+      expect(run.stalled).toBe(true);
+      expect(run.promiseEntryIds).toEqual(["r1", "r2", "r4"]);
+    });
+
+    it("given a Chinese report of 45 characters, then it counts as long as an English one of 90", () => {
+      const zh = "编译失败的原因已经找到：`tsconfig.json` 里的 paths 配置指向了旧的 src 目录，所以模块解析不到。";
+      expect([...zh].length).toBeLessThan(80);
+      const run = runOf([...loop, zh], "continue");
+      expect(run.stalled).toBe(false);
+    });
+  });
 });
