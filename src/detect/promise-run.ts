@@ -6,7 +6,14 @@ import { classifyReply } from "./reply-classifier.js";
 import { sentenceCount, textWidth, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, SIMILARITY_THRESHOLD } from "./similarity.js";
-import { endsTurn, isModelPromise, isSamePromise, promiseProbability, promiseThreshold } from "./stall-model.js";
+import {
+  endsTurn,
+  isModelPromise,
+  isSamePromise,
+  promiseProbability,
+  promiseThreshold,
+  supportThreshold,
+} from "./stall-model.js";
 
 export type { RunEvent };
 
@@ -322,7 +329,7 @@ function afterReply(run: ReaderRun, reply: RunReply, reader: Reader): ReaderRun 
       user: null,
     };
   }
-  const group = largestGroup(recent, reader);
+  const group = reader === MODELS ? withSupport(recent, largestGroup(recent, reader)) : largestGroup(recent, reader);
   if (group.length < STALL_RUN_LENGTH && reader.learned && recent.length >= STALL_RUN_LENGTH) {
     const learned = learnedRun(
       recent,
@@ -388,6 +395,36 @@ export function answersQuestion(reply: Pick<RunReply, "user">): boolean {
  */
 export function answersWithMore(reply: Pick<RunReply, "text" | "user">): boolean {
   return answersQuestion(reply) && sentenceCount(reply.text) >= 2;
+}
+
+/**
+ * Two promises and, among the window's other replies, those the promise model reads at the support threshold or above
+ * and the pair model as the same promise as both: a loop's weaker wording (a reasoning paragraph, a passive or terse
+ * one) that the promise threshold alone leaves out. Not a reply the rules read otherwise, as a fact or a past report.
+ */
+function withSupport(recent: RunReply[], group: RunReply[]): RunReply[] {
+  const support = supportThreshold();
+  if (support === null || group.length !== STALL_RUN_LENGTH - 1) return group;
+  const joins = (reply: RunReply) => {
+    if (group.includes(reply) || MODELS.candidate(reply) || !saysEnough(reply.text) || answersWithMore(reply)) {
+      return false;
+    }
+    const probability = promiseProbability(reply.text, reply.user ?? null);
+    return (
+      probability >= support &&
+      !rulesVeto(reply.text, probability) &&
+      !rulesReadFact(reply.text) &&
+      group.every((member) => isSamePromise(member.text, reply.text))
+    );
+  };
+  const supported = recent.filter(joins);
+  return supported.length === 0 ? group : recent.filter((r) => group.includes(r) || supported.includes(r));
+}
+
+/** The rules read the reply, in a language they read, as a statement of fact or a past report. */
+function rulesReadFact(text: string): boolean {
+  const { kind, readable } = classifyReply(text);
+  return readable && (kind === "factual" || kind === "past");
 }
 
 /** Connected groups of candidates under "similar" (a paraphrase may drift from the first wording); the largest, latest. */

@@ -16,6 +16,11 @@ export interface StallModel {
   threshold: number;
   pair: { names: string[]; weights: number[]; bias: number; threshold: number };
   /**
+   * A reply read below `threshold` but at or above this joins two promises the pair model reads as its own (a loop's
+   * weaker wording). Chosen by the trainer; absent or null: none joins.
+   */
+  support?: number | null;
+  /**
    * Whether a reply hands the turn back to the user (a hand-back, a refusal, a question, a blocker report), over the
    * same features; such a reply ends a run. Absent in a model trained before it.
    */
@@ -98,6 +103,11 @@ export function explainPromise(text: string, user: string | null, count = 3): { 
 /** The threshold at which the promise model reads a reply as a promise. */
 export function promiseThreshold(): number {
   return load().model.threshold;
+}
+
+/** The probability at or above which a reply may join two promises of its own (null: none joins). */
+export function supportThreshold(): number | null {
+  return load().model.support ?? null;
 }
 
 export function isModelPromise(text: string, user: string | null = null): boolean {

@@ -407,9 +407,9 @@ describe("the trained models beside the rules", () => {
 
   it("given a run of promises only the rules read and ones only the model reads, then the models' reader holds all three", () => {
     const texts = [
-      "I'll check how errors are surfaced in the CLI.",
+      "I should check how errors are surfaced in the CLI.",
       "Next up: the error handling in `cli/main.py` will be reviewed.",
-      "Checking how errors are surfaced in the CLI.",
+      "I should look at how the CLI surfaces its errors.",
     ];
     // Neither reading alone holds three: the model's probability of the first and last is under its threshold, and
     // the rules read the second as a statement.

@@ -97,6 +97,29 @@ describe("the trained stall model", () => {
     expect(events(...GERMAN_RUN).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
   });
 
+  it("joins a reply read between the support and the reply threshold to two promises of its own, and not a fact", () => {
+    const strong1 = "Controllo subito `internal/stream/fanout.go`.";
+    const strong2 = "Ora apro `internal/stream/fanout.go` e lo controllo.";
+    const weak = "Resta da guardare `fanout.go`.";
+    const [p1, p2, p3] = [strong1, strong2, weak].map((t) => promiseProbability(t)) as [number, number, number];
+    expect(p3).toBeLessThan(Math.min(p1, p2));
+    // Thresholds around the weak reply's reading: the two strong replies are promises, the weak one is not.
+    const threshold = (p3 + Math.min(p1, p2)) / 2;
+    const pairs = [samePromiseProbability(strong1, weak), samePromiseProbability(strong2, weak)];
+    const model = { ...shipped(), threshold, pair: { ...shipped().pair, threshold: Math.min(...pairs) } };
+    const run = events(strong1, weak, strong2);
+    useStallModel({ ...model, support: null });
+    expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    useStallModel({ ...model, support: p3 });
+    const supported = run.reduce(advanceRun, EMPTY_RUN);
+    expect(supported.stalled).toBe(true);
+    expect(supported.promiseEntryIds).toHaveLength(3);
+    // A statement of fact the rules read never joins, however low the thresholds.
+    useStallModel({ ...model, support: 0, pair: { ...model.pair, threshold: 0 } });
+    expect(events(strong1, "The build uses tsc 5.6.", strong2).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    expect(events(strong1, weak, strong2).reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+  });
+
   it("with the shipped thresholds, finds the German run and not the same replies broken by a tool result", () => {
     expect(events(...GERMAN_RUN).reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
     const broken: RunEvent[] = [
