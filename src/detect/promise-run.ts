@@ -398,9 +398,10 @@ export function answersWithMore(reply: Pick<RunReply, "text" | "user">): boolean
 }
 
 /**
- * Two promises and, among the window's other replies, those the promise model reads at the support threshold or above
- * and the pair model as the same promise as both: a loop's weaker wording (a reasoning paragraph, a passive or terse
- * one) that the promise threshold alone leaves out. Not a reply the rules read otherwise, as a fact or a past report.
+ * A group of two promises and, among the window's other replies, those the promise model reads at the support
+ * threshold or above and the pair model as the same promise as both: a loop's weaker wording (terse, passive, hedged)
+ * that the promise threshold alone leaves out. Not a reply the rules read otherwise, as a fact or a past report (nor,
+ * past a filler's length, one that ended the run).
  */
 function withSupport(recent: RunReply[], group: RunReply[]): RunReply[] {
   const support = supportThreshold();
