@@ -3,7 +3,7 @@ import { exhaustive } from "../../reducers/slice.js";
 import { CJK, KANA_OR_HANGUL } from "./han.js";
 import { objectsOf } from "./pair-features.js";
 import { classifyReply } from "./reply-classifier.js";
-import { sentenceCount, textWidth, userShapeOf } from "./reply-features.js";
+import { leadWidth, NUDGE_CHARS, textWidth, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, SIMILARITY_THRESHOLD } from "./similarity.js";
 import {
@@ -390,11 +390,11 @@ export function answersQuestion(reply: Pick<RunReply, "user">): boolean {
 }
 
 /**
- * The reply answers the user's question with more than its promise: a reply of one sentence after a question is that
- * sentence alone, and a promise that answers nothing.
+ * The reply answers the user's question with more than its promise: before its last sentence it says more than a
+ * nudge's length. A reply of one sentence is that sentence alone, and "Sorry!" or "抱歉！" before it answers nothing.
  */
 export function answersWithMore(reply: Pick<RunReply, "text" | "user">): boolean {
-  return answersQuestion(reply) && sentenceCount(reply.text) >= 2;
+  return answersQuestion(reply) && leadWidth(reply.text) > NUDGE_CHARS;
 }
 
 /**

@@ -19,7 +19,8 @@ export interface Features {
 
 const CODE_BLOCK = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 const INLINE_CODE = /`[^`\n]{1,120}`/g;
-const SENTENCE_END = /(?<=[.!?。！？…:：])\s+|\n+/u;
+/** Where a sentence ends: after a full stop and a space, or after a Chinese or Japanese full stop (no space follows). */
+const SENTENCE_END = /(?<=[.!?…:：])\s+|(?<=[。！？])\s*|\n+/u;
 const CLOSING_CHARS = 240;
 const WHOLE_CHARS = 480;
 
@@ -54,9 +55,10 @@ function sentencesOf(text: string): string[] {
   return text.split(SENTENCE_END).filter((s) => s.trim() !== "");
 }
 
-/** How many sentences (or lines) a reply holds. */
-export function sentenceCount(text: string): number {
-  return sentencesOf(text.trim()).length;
+/** The sentences before the last one, as wide as `textWidth` counts them (0 for a reply of one sentence). */
+export function leadWidth(text: string): number {
+  const sentences = sentencesOf(text.trim());
+  return sentences.slice(0, -1).reduce((width, sentence) => width + textWidth(sentence), 0);
 }
 
 /** The last sentences of the folded text, up to about `CLOSING_CHARS`: where a reply's promise stands. */
@@ -155,7 +157,7 @@ function shapeOf(raw: string, folded: string, closing: string): string[] {
  * A nudge ("continue", "and?", "weiter", "继续") is short; a question or an answer says more. A Chinese, Japanese or
  * Korean character counts twice: "为什么本地不会卡住？" asks as much as "why does it not hang locally?".
  */
-const NUDGE_CHARS = 16;
+export const NUDGE_CHARS = 16;
 const WIDE_CHARS = new RegExp(CJK.source, "gu");
 
 /** A text's length with each Chinese, Japanese or Korean character counted twice. */

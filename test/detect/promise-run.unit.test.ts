@@ -547,4 +547,39 @@ describe("the trained models beside the rules", () => {
       expect(run.stalled).toBe(false);
     });
   });
+
+  describe("Chinese and Japanese sentences end at their full stop", () => {
+    const deferral = "下一步我会看那个不稳定的重试测试。";
+    const asked = (pairs: [string, string][]) =>
+      pairs.flatMap(([user, text], i): RunEvent[] => [{ type: "user", text: user }, reply(text, { id: `q${i + 1}` })]);
+
+    it("given three questions, when each answer closes on the same deferral with no space after its full stop, then no stall", () => {
+      const events = asked([
+        [
+          "为什么 `pool.go` 会在高并发下死锁？",
+          `因为切片在 \`Unlock()\` 之后还在共享底层数组，两个 goroutine 同时写入。${deferral}`,
+        ],
+        [
+          "CI 为什么一直没有发现这个问题呢？",
+          `CI 里 pool 包的测试没有开 \`-race\`，所以这个写冲突不会被报告出来。${deferral}`,
+        ],
+        ["这个修复会影响现有的调用方吗？", `不会，\`Get()\` 的签名不变，只是内部改成先拷贝再返回给调用方。${deferral}`],
+      ]);
+      expect(events.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    });
+
+    it("given an impatient question, when the reply only apologises before its promise, then the promise counts", () => {
+      const events: RunEvent[] = [
+        { type: "user", text: "GitLab CI 的 build stage 一直卡住。" },
+        reply("我來查一下 docker-large 這個 runner 的狀態。", { id: "z1" }),
+        { type: "user", text: "繼續" },
+        reply("好的，我去確認 docker-large runner 是否在線。", { id: "z2" }),
+        { type: "user", text: "你到底有沒有在做這件事情啊？" },
+        reply("抱歉！我現在就查 docker-large runner 的狀態。", { id: "z3" }),
+      ];
+      const run = events.reduce(advanceRun, EMPTY_RUN);
+      expect(run.stalled).toBe(true);
+      expect(run.promiseEntryIds).toEqual(["z1", "z2", "z3"]);
+    });
+  });
 });

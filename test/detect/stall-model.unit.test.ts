@@ -5,7 +5,14 @@ import { isStalled } from "../../reducers/recovery.js";
 import { EMPTY_RUN, type RunEvent } from "../../src/detect/index.js";
 import { objectsOf, PAIR_FEATURE_NAMES, pairFeatures, pairSide } from "../../src/detect/pair-features.js";
 import { advanceRun } from "../../src/detect/promise-run.js";
-import { closingOf, FEATURE_BITS, foldText, replyFeatures } from "../../src/detect/reply-features.js";
+import {
+  closingOf,
+  FEATURE_BITS,
+  foldText,
+  leadWidth,
+  replyFeatures,
+  textWidth,
+} from "../../src/detect/reply-features.js";
 import {
   endsTurn,
   isModelPromise,
@@ -31,6 +38,14 @@ const GERMAN_RUN = [
 afterEach(() => useStallModel(shipped()));
 
 describe("reply features", () => {
+  it("end a Chinese or Japanese sentence at its full stop, with or without a space after it", () => {
+    const cause = "因为切片在 `Unlock()` 之后还在共享底层数组，所以会卡住。";
+    expect(leadWidth(`${cause}下一步我会看那个不稳定的重试测试。`)).toBe(textWidth(cause));
+    expect(leadWidth("設定を確認しました。次に `vite.config.ts` を読みます。")).toBe(textWidth("設定を確認しました。"));
+    expect(leadWidth("Checked the config. Next I'll read `vite.config.ts`.")).toBe("Checked the config.".length);
+    expect(leadWidth("版本是 1.2.3，没有问题")).toBe(0);
+  });
+
   it("fold NFKC, case, digits and code, and keep the closing sentences", () => {
     expect(foldText("Ｒｕｎ `npm test` 42 times\n```bash\nls\n```")).toBe("run ⟦id⟧ 0 times\n ⟦code⟧");
     const long = `${"the first sentence is long and tells what was found in the logs. ".repeat(8)}i will read the log now.`;
