@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
-import stableStringify from "fast-json-stable-stringify";
 import { denialOf } from "../../reducers/contract/tool-details.js";
+import { canonicalArgs } from "../detect/tool-loop-keys.js";
 import { kitRecordOf } from "../fold/kit-records.js";
 import { textOf } from "../fold/to-event.js";
 import type { SessionEntry } from "../log/entry-types.js";
@@ -43,6 +43,8 @@ export class EntryFacts {
   /** Recorded request digests were seen: their status needs the view recomputed (the `check` path). */
   sawDigest = false;
   private readonly openCalls = new Map<string, ToolCallFact>();
+  /** Arguments (canonical JSON) -> their SHA-256: a session repeats its calls (reads, test runs) many times over. */
+  private readonly argsHashes = new Map<string, string>();
 
   constructor(
     private readonly file: string,
@@ -83,7 +85,7 @@ export class EntryFacts {
         requestId: entry.id,
         callId: String(call.id),
         tool: String(call.name ?? ""),
-        argsSha256: sha256(stableStringify(call.arguments ?? {})),
+        argsSha256: this.argsSha256(call.arguments),
         nested: carriesCalls(call.arguments),
         isError: null,
         errorCode: null,
@@ -92,6 +94,16 @@ export class EntryFacts {
       this.toolCalls.push(fact);
       this.openCalls.set(fact.callId, fact);
     }
+  }
+
+  private argsSha256(args: unknown): string {
+    const canonical = canonicalArgs(args);
+    let hex = this.argsHashes.get(canonical);
+    if (hex === undefined) {
+      hex = sha256(canonical);
+      this.argsHashes.set(canonical, hex);
+    }
+    return hex;
   }
 
   private takeResult(entry: SessionEntry, message: Record<string, unknown>): void {
