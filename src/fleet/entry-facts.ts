@@ -43,12 +43,15 @@ export class EntryFacts {
   /** Recorded request digests were seen: their status needs the view recomputed (the `check` path). */
   sawDigest = false;
   private readonly openCalls = new Map<string, ToolCallFact>();
-  /** Arguments (canonical JSON) -> their SHA-256: a session repeats its calls (reads, test runs) many times over. */
-  private readonly argsHashes = new Map<string, string>();
 
+  /**
+   * `argsHashes`: arguments (canonical JSON) -> their SHA-256, which an indexer may share between the files it reads:
+   * sessions repeat their calls (reads, test runs), and so do a fleet's agents.
+   */
   constructor(
     private readonly file: string,
     private readonly withText: boolean,
+    private readonly argsHashes: ArgsHashes = new ArgsHashes(),
   ) {}
 
   take(entry: SessionEntry): void {
@@ -85,7 +88,7 @@ export class EntryFacts {
         requestId: entry.id,
         callId: String(call.id),
         tool: String(call.name ?? ""),
-        argsSha256: this.argsSha256(call.arguments),
+        argsSha256: this.argsHashes.of(call.arguments),
         nested: carriesCalls(call.arguments),
         isError: null,
         errorCode: null,
@@ -94,16 +97,6 @@ export class EntryFacts {
       this.toolCalls.push(fact);
       this.openCalls.set(fact.callId, fact);
     }
-  }
-
-  private argsSha256(args: unknown): string {
-    const canonical = canonicalArgs(args);
-    let hex = this.argsHashes.get(canonical);
-    if (hex === undefined) {
-      hex = sha256(canonical);
-      this.argsHashes.set(canonical, hex);
-    }
-    return hex;
   }
 
   private takeResult(entry: SessionEntry, message: Record<string, unknown>): void {
@@ -132,6 +125,24 @@ export class EntryFacts {
         typeof entry.timestamp === "string" ? entry.timestamp : null,
       ]);
     }
+  }
+}
+
+/** Tool call arguments' SHA-256 (of their canonical JSON), remembered for up to `most` distinct arguments. */
+export class ArgsHashes {
+  private readonly known = new Map<string, string>();
+
+  constructor(private readonly most = 50_000) {}
+
+  of(args: unknown): string {
+    const canonical = canonicalArgs(args);
+    let hex = this.known.get(canonical);
+    if (hex === undefined) {
+      if (this.known.size >= this.most) this.known.clear();
+      hex = sha256(canonical);
+      this.known.set(canonical, hex);
+    }
+    return hex;
   }
 }
 

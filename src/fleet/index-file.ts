@@ -13,7 +13,7 @@ import type { SessionTree } from "../tree/session-tree.js";
 import { recordedRequests } from "../view/recorded-requests.js";
 import { RequestViews } from "../view/request-views.js";
 import { addBranchRows } from "./branch-facts.js";
-import { EntryFacts } from "./entry-facts.js";
+import { ArgsHashes, EntryFacts } from "./entry-facts.js";
 import {
   addEntryRows,
   type DigestOutcome,
@@ -43,6 +43,9 @@ export interface FileIndex {
 
 /** What every recorded request's entry holds (`context-kit/request-digest/v1`, `/v2`). */
 const DIGEST_MARK = KIT.requestDigest.slice(0, KIT.requestDigest.lastIndexOf("/") + 1);
+
+/** Shared by the files one thread indexes. */
+const ARGS_HASHES = new ArgsHashes();
 
 /** `fileNumber`: the number written for the file in every row (see `rowsToCsv`); its name when not given. */
 export function indexCsv(path: string, shown: string, withText: boolean, fileNumber?: number): FileIndexCsv {
@@ -80,7 +83,7 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
     return { file: shown, path, how: "unreadable", rows };
   }
   const { data } = read;
-  const facts = new EntryFacts(shown, withText);
+  const facts = new EntryFacts(shown, withText, ARGS_HASHES);
   // Recorded requests are verified on whole entries: a file that may hold them is read whole once, not as
   // outlines folded while reading and then again whole.
   const fold = data.includes(DIGEST_MARK) ? null : new ReadingFold(path);

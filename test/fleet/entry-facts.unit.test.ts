@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { EntryFacts } from "../../src/fleet/entry-facts.js";
+import { ArgsHashes, EntryFacts } from "../../src/fleet/entry-facts.js";
 import type { SessionEntry } from "../../src/log/entry-types.js";
 
 const call = (id: string, args: unknown) => ({ type: "toolCall", id, name: "bash", arguments: args });
@@ -34,5 +34,28 @@ describe("tool call facts", () => {
     const facts = new EntryFacts("f.jsonl", false);
     facts.take(assistant("a1", [{ type: "toolCall", id: "c1", name: "ls" }]));
     expect(facts.toolCalls[0]?.argsSha256).toBe(createHash("sha256").update("{}").digest("hex"));
+  });
+
+  it("hash alike when files share one memo, past its bound too", () => {
+    const hex = (text: string) => createHash("sha256").update(text).digest("hex");
+    const shared = new ArgsHashes(2);
+    const calls = [{ path: "a.ts" }, { path: "b.ts" }, { path: "c.ts" }, { path: "a.ts" }];
+    const first = new EntryFacts("one.jsonl", false, shared);
+    const second = new EntryFacts("two.jsonl", false, shared);
+    first.take(
+      assistant(
+        "a1",
+        calls.map((args, i) => call(`c${i}`, args)),
+      ),
+    );
+    second.take(
+      assistant(
+        "a1",
+        calls.map((args, i) => call(`c${i}`, args)),
+      ),
+    );
+    const expected = calls.map((args) => hex(JSON.stringify(args)));
+    expect(first.toolCalls.map((c) => c.argsSha256)).toEqual(expected);
+    expect(second.toolCalls.map((c) => c.argsSha256)).toEqual(expected);
   });
 });
