@@ -44,6 +44,17 @@ export interface FileIndex {
 /** What every recorded request's entry holds (`context-kit/request-digest/v1`, `/v2`). */
 const DIGEST_MARK = KIT.requestDigest.slice(0, KIT.requestDigest.lastIndexOf("/") + 1);
 
+/** The bytes at each end of a file searched for a recorded request: a live session records each of its requests. */
+const DIGEST_PROBE = 64 << 10;
+
+function recordsRequests(data: Buffer): boolean {
+  if (data.length <= 2 * DIGEST_PROBE) return data.includes(DIGEST_MARK);
+  return (
+    data.subarray(0, DIGEST_PROBE).includes(DIGEST_MARK) ||
+    data.subarray(data.length - DIGEST_PROBE).includes(DIGEST_MARK)
+  );
+}
+
 /** Shared by the files one thread indexes. */
 const ARGS_HASHES = new ArgsHashes();
 
@@ -84,9 +95,9 @@ export function indexWhole(path: string, shown: string, withText: boolean): File
   }
   const { data } = read;
   const facts = new EntryFacts(shown, withText, ARGS_HASHES);
-  // Recorded requests are verified on whole entries: a file that may hold them is read whole once, not as
-  // outlines folded while reading and then again whole.
-  const fold = data.includes(DIGEST_MARK) ? null : new ReadingFold(path);
+  // Recorded requests are verified on whole entries: a file that holds them is read whole once, not as outlines
+  // folded while reading and then again whole (as one whose records lie only further in is).
+  const fold = recordsRequests(data) ? null : new ReadingFold(path);
   const options: ReadOptions = fold?.readOptions() ?? {};
   const onEntry = options.onEntry;
   const session = loadSessionText(shown, data, {
