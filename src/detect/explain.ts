@@ -22,6 +22,7 @@ import {
   explainPromise,
   promiseThreshold,
   samePromiseProbability,
+  supportThreshold,
   turnProbability,
   turnThreshold,
 } from "./stall-model.js";
@@ -153,21 +154,33 @@ function explainByModel(
   const filler = promise && !saysEnough(text);
   const counted = readsAsPromise({ text, user }).models;
   const byRules = counted && !promise;
-  const answer = !counted && answersQuestion({ user });
+  // Only the support join takes into the run a reply the promise model reads below the threshold.
+  const supports = !counted && members.has(entryId);
+  const answer = !counted && !supports && answersQuestion({ user });
   const turn = turnThreshold();
-  const handsBack = !counted && !answer && turn !== null && endsTurn(text, user);
-  const turnNote = answer
-    ? "; answers the user's question: a deliverable, ends the run"
-    : handsBack
-      ? `; hands the turn back (probability ${turnProbability(text, user).toFixed(2)}, at or above ${turn}): ends the run`
-      : !counted && pastFiller({ text })
-        ? ENDS_NOTE
-        : filler
-          ? "; too short to promise an action on something: a filler"
-          : "";
+  const handsBack = !counted && !answer && !supports && turn !== null && endsTurn(text, user);
+  const turnNote = supports
+    ? `; at or above the support threshold ${supportThreshold()}, and the same promise as both of the run's promises by the pair model: joins them as their weaker wording`
+    : answer
+      ? "; answers the user's question: a deliverable, ends the run"
+      : handsBack
+        ? `; hands the turn back (probability ${turnProbability(text, user).toFixed(2)}, at or above ${turn}): ends the run`
+        : !counted && pastFiller({ text })
+          ? ENDS_NOTE
+          : filler
+            ? "; too short to promise an action on something: a filler"
+            : "";
   return {
     ...base,
-    label: answer ? "answer" : counted ? "promise" : handsBack ? "hands back" : "not a promise",
+    label: supports
+      ? "supporting promise"
+      : answer
+        ? "answer"
+        : counted
+          ? "promise"
+          : handsBack
+            ? "hands back"
+            : "not a promise",
     reason: `${byRules ? "the rules read a promise; " : ""}trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold})${vetoNote(text, probability)}; weighed most: ${top.join(", ")}${turnNote}`,
     similarity,
     inRun: members.has(entryId),

@@ -13,6 +13,7 @@ export const PAIR_FEATURE_NAMES = [
   "objects-shared",
   "objects-disjoint",
   "objects-jaccard",
+  "object-words-mentioned",
   "numbers-disjoint",
   "one-names-none",
   "rules-both-promises",
@@ -65,6 +66,40 @@ export function objectsOf(raw: string): Set<string> {
   return out;
 }
 
+/** Words of three letters or more, camelCase and snake_case split, folded. */
+function wordsOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").split(/[^\p{L}\p{N}]+|_/u)) {
+    if (w.length >= 3) out.add(w.toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * The words naming a reply's objects: of a path its last part, of a file name its stem ("`src/vite.config.ts`" ->
+ * vite, config), so that the same object renamed in prose ("the Vite config") still shares them.
+ */
+function objectWords(raw: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of raw.normalize("NFKC").matchAll(OBJECT)) {
+    const name = m[0].replace(/^`|`$/g, "").replace(/[.,:;]+$/, "");
+    const last = name.split(/[/\\]/).filter(Boolean).pop() ?? "";
+    for (const w of wordsOf(last.replace(/\.[a-z]{1,4}$/, ""))) out.add(w);
+  }
+  return out;
+}
+
+/** The share of one side's object words the other side mentions, the larger way round (0 when neither names one). */
+function mentioned(a: PairSide, b: PairSide): number {
+  const share = (from: Set<string>, words: Set<string>) => {
+    if (from.size === 0) return 0;
+    let n = 0;
+    for (const w of from) if (words.has(w)) n++;
+    return n / from.size;
+  };
+  return Math.max(share(a.objectWords, b.words), share(b.objectWords, a.words));
+}
+
 /** The closing sentences of a reply, folded, with its objects: read once per reply. */
 export interface PairSide {
   raw: string;
@@ -72,6 +107,10 @@ export interface PairSide {
   closing: string;
   whole: string;
   objects: Set<string>;
+  /** The words of its objects' names (`objectWords`). */
+  objectWords: Set<string>;
+  /** Every word of the reply, split as object names are. */
+  words: Set<string>;
   numbers: Set<string>;
 }
 
@@ -83,6 +122,8 @@ export function pairSide(raw: string): PairSide {
     closing: closingOf(foldText(raw)),
     whole: unmasked.slice(-600),
     objects: objectsOf(raw),
+    objectWords: objectWords(raw),
+    words: wordsOf(raw.normalize("NFKC")),
     numbers: new Set(closingOf(unmasked).match(/\d+/g) ?? []),
   };
 }
@@ -102,6 +143,7 @@ export function pairFeatures(a: PairSide, b: PairSide): number[] {
     shared > 0 ? 1 : 0,
     bothName && shared === 0 ? 1 : 0,
     union === 0 ? 0 : shared / union,
+    mentioned(a, b),
     a.numbers.size > 0 && b.numbers.size > 0 && sharedNumbers === 0 ? 1 : 0,
     bothName ? 0 : a.objects.size + b.objects.size > 0 ? 1 : 0,
     ...rulesFeatures(a, b),

@@ -13,6 +13,7 @@ import {
   promiseProbability,
   promiseThreshold,
   supportThreshold,
+  turnProbability,
 } from "./stall-model.js";
 
 export type { RunEvent };
@@ -173,10 +174,17 @@ const MODELS: Reader = {
   learned: false,
 };
 
-/** The promise model reads a promise, and the rules do not read the reply otherwise unless it is near certain. */
+/**
+ * The promise model reads a promise, the turn model does not read the reply as handing the turn back more surely, and
+ * the rules do not read it otherwise unless it is near certain.
+ */
 function modelReadsPromise({ text, user }: RunReply): boolean {
   const probability = promiseProbability(text, user ?? null);
-  return probability >= promiseThreshold() && !rulesVeto(text, probability);
+  return (
+    probability >= promiseThreshold() &&
+    !(endsTurn(text, user ?? null) && turnProbability(text, user ?? null) > probability) &&
+    !rulesVeto(text, probability)
+  );
 }
 
 /**

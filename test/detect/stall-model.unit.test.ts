@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isStalled } from "../../reducers/recovery.js";
+import { explainPath } from "../../src/detect/explain.js";
 import { EMPTY_RUN, type RunEvent } from "../../src/detect/index.js";
 import { objectsOf, PAIR_FEATURE_NAMES, pairFeatures, pairSide } from "../../src/detect/pair-features.js";
 import { advanceRun } from "../../src/detect/promise-run.js";
@@ -87,7 +88,32 @@ describe("pair features", () => {
     expect(disjoint[at("objects-disjoint")]).toBe(1);
     expect(disjoint[at("closing-trigrams")]).toBeGreaterThan(shared[at("closing-trigrams")] as number);
   });
+
+  it("see an object renamed in prose by the words of its name", () => {
+    const at = PAIR_FEATURE_NAMES.indexOf("object-words-mentioned");
+    const file = pairSide("Vou olhar o `src/vite.config.ts` agora.");
+    const prose = pairSide("Vou conferir o `build.rollupOptions` na config do Vite.");
+    const other = pairSide("Vou conferir o `tsconfig.json` do projeto.");
+    // vite and config: every word of the file's name is in the prose (its directory and extension do not count).
+    expect(pairFeatures(file as never, prose as never)[at]).toBe(1);
+    expect(pairFeatures(file as never, other as never)[at]).toBe(0);
+    // Short stems name nothing: two files that differ only there share no word.
+    expect(pairFeatures(pairSide("Reading `src/a.ts`.") as never, pairSide("Reading `src/b.ts`.") as never)[at]).toBe(
+      0,
+    );
+  });
 });
+
+/** Thresholds at which the models read every reply as a promise and every pair as the same (no turn ends a run). */
+function readsEverything(): StallModel {
+  const model = shipped();
+  return {
+    ...model,
+    threshold: 0,
+    pair: { ...model.pair, threshold: 0 },
+    ...(model.turn ? { turn: { ...model.turn, threshold: 1.01 } } : {}),
+  };
+}
 
 describe("the trained stall model", () => {
   it("reads promises apart from reports in a language the rules do not read", () => {
@@ -129,6 +155,10 @@ describe("the trained stall model", () => {
     const supported = run.reduce(advanceRun, EMPTY_RUN);
     expect(supported.stalled).toBe(true);
     expect(supported.promiseEntryIds).toHaveLength(3);
+    // The explanation names the join rather than calling the weak reply no promise.
+    const weakStep = explainPath(run).steps.find((step) => step.excerpt.startsWith("Resta da guardare"));
+    expect(weakStep).toMatchObject({ label: "supporting promise", inRun: true });
+    expect(weakStep?.reason).toMatch(/support threshold .* joins them as their weaker wording/);
     // A statement of fact the rules read never joins, however low the thresholds.
     useStallModel({ ...model, support: 0, pair: { ...model.pair, threshold: 0 } });
     expect(events(strong1, "The build uses tsc 5.6.", strong2).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
@@ -189,7 +219,7 @@ describe("the trained stall model", () => {
 
   it("read English replies too, beside the rules: a run either reader finds is a stall", () => {
     const english = ["The build uses tsc 5.6.", "Tests run with vitest.", "The cache key has no version."];
-    useStallModel({ ...shipped(), threshold: 0, pair: { ...shipped().pair, threshold: 0 } });
+    useStallModel(readsEverything());
     const permissive = events(...english).reduce(advanceRun, EMPTY_RUN);
     expect(permissive.readers.rules.stalled).toBe(false);
     expect(permissive.readers.models.stalled).toBe(true);
@@ -204,7 +234,7 @@ describe("the trained stall model", () => {
   });
 
   it("do not overrule a reply the rules read as no promise, nor a Chinese reply with no promise phrase", () => {
-    useStallModel({ ...shipped(), threshold: 0, pair: { ...shipped().pair, threshold: 0 } });
+    useStallModel(readsEverything());
     const checked = "讓我再核對：對，就是這兩個 +1 疊在一起。";
     const counted = "讓我再檢查一次：Retries=3 → maxRetries=4 → 共 5 次。";
     expect(events(checked, counted, checked).reduce(advanceRun, EMPTY_RUN).readers.models.stalled).toBe(false);
