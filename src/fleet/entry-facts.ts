@@ -128,14 +128,26 @@ export class EntryFacts {
   }
 }
 
-/** Tool call arguments' SHA-256 (of their canonical JSON), remembered for up to `most` distinct arguments. */
+/** Longer arguments (a file written whole, a long edit) are hashed each time, not kept. */
+const REMEMBERED_CHARS = 1024;
+
+/**
+ * Tool call arguments' SHA-256 (of their canonical JSON), remembered for up to `most` distinct arguments of at most
+ * `REMEMBERED_CHARS` characters.
+ */
 export class ArgsHashes {
   private readonly known = new Map<string, string>();
 
   constructor(private readonly most = 50_000) {}
 
+  /** How many arguments are remembered. */
+  get size(): number {
+    return this.known.size;
+  }
+
   of(args: unknown): string {
     const canonical = canonicalArgs(args);
+    if (canonical.length > REMEMBERED_CHARS) return sha256(canonical);
     let hex = this.known.get(canonical);
     if (hex === undefined) {
       if (this.known.size >= this.most) this.known.clear();

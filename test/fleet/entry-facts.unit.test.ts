@@ -39,7 +39,13 @@ describe("tool call facts", () => {
   it("hash alike when files share one memo, past its bound too", () => {
     const hex = (text: string) => createHash("sha256").update(text).digest("hex");
     const shared = new ArgsHashes(2);
-    const calls = [{ path: "a.ts" }, { path: "b.ts" }, { path: "c.ts" }, { path: "a.ts" }];
+    const calls = [
+      { path: "a.ts" },
+      { path: "b.ts" },
+      { path: "c.ts" },
+      { path: "a.ts" },
+      { content: "x".repeat(2000) },
+    ];
     const first = new EntryFacts("one.jsonl", false, shared);
     const second = new EntryFacts("two.jsonl", false, shared);
     first.take(
@@ -57,5 +63,13 @@ describe("tool call facts", () => {
     const expected = calls.map((args) => hex(JSON.stringify(args)));
     expect(first.toolCalls.map((c) => c.argsSha256)).toEqual(expected);
     expect(second.toolCalls.map((c) => c.argsSha256)).toEqual(expected);
+  });
+
+  it("keep no long arguments: a file written whole is hashed each time", () => {
+    const hashes = new ArgsHashes();
+    const long = { content: "x".repeat(2000) };
+    expect(hashes.of(long)).toBe(createHash("sha256").update(JSON.stringify(long)).digest("hex"));
+    expect(hashes.of({ path: "a.ts" })).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashes.size).toBe(1);
   });
 });
