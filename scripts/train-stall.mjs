@@ -57,6 +57,10 @@ export const TRAINING_SETS = [
   "train-v10b",
   "train-v10c",
   "train-v10d",
+  "train-v12a",
+  "train-v12b",
+  "train-v12c",
+  "train-v12d",
 ];
 const SET_DIR = join(root, "test/eval/stall-set");
 const REPLY_SETS = join(root, "test/eval/real-replies");
@@ -485,7 +489,17 @@ function shippedThresholds() {
  * reply the promise model reads at 0.7–0.8 is a promise, so both are set on the writers most like a test split's. A
  * split joins this list once its figure is published.
  */
-const DEV_SPLITS = ["test-v3", "test-v4", "test-v5", "test-v6", "test-v7", "test-v8", "test-v9", "test-v10"];
+const DEV_SPLITS = [
+  "test-v3",
+  "test-v4",
+  "test-v5",
+  "test-v6",
+  "test-v7",
+  "test-v8",
+  "test-v9",
+  "test-v10",
+  "test-v11",
+];
 const DEV_PAIR_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 /**
  * Reply thresholds tried on the retired splits beside the cross-validation's: their writers' promises read lower than

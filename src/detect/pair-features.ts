@@ -53,19 +53,6 @@ function cosine(a: Map<string, number>, b: Map<string, number>): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-/** Names of files, paths, identifiers and code spans a reply mentions, folded. */
-export function objectsOf(raw: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of raw.normalize("NFKC").matchAll(OBJECT)) {
-    const name = m[0]
-      .replace(/^`|`$/g, "")
-      .replace(/[.,:;]+$/, "")
-      .toLowerCase();
-    if (name.length >= 2) out.add(name);
-  }
-  return out;
-}
-
 /** Words of three letters or more, camelCase and snake_case split, folded. */
 function wordsOf(text: string): Set<string> {
   const out = new Set<string>();
@@ -76,17 +63,25 @@ function wordsOf(text: string): Set<string> {
 }
 
 /**
- * The words naming a reply's objects: of a path its last part, of a file name its stem ("`src/vite.config.ts`" ->
- * vite, config), so that the same object renamed in prose ("the Vite config") still shares them.
+ * The names of the files, paths, identifiers and code spans an NFKC-folded reply mentions, lower-cased, and the words
+ * naming them: of a path its last part, of a file name its stem ("`src/vite.config.ts`" -> vite, config), so that
+ * the same object renamed in prose ("the Vite config") still shares them. One pass of `OBJECT` gives both.
  */
-function objectWords(raw: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of raw.normalize("NFKC").matchAll(OBJECT)) {
+function objectNamesOf(folded: string): { names: Set<string>; words: Set<string> } {
+  const names = new Set<string>();
+  const words = new Set<string>();
+  for (const m of folded.matchAll(OBJECT)) {
     const name = m[0].replace(/^`|`$/g, "").replace(/[.,:;]+$/, "");
+    if (name.length >= 2) names.add(name.toLowerCase());
     const last = name.split(/[/\\]/).filter(Boolean).pop() ?? "";
-    for (const w of wordsOf(last.replace(/\.[a-z]{1,4}$/, ""))) out.add(w);
+    for (const w of wordsOf(last.replace(/\.[a-z]{1,4}$/, ""))) words.add(w);
   }
-  return out;
+  return { names, words };
+}
+
+/** Names of files, paths, identifiers and code spans a reply mentions, folded. */
+export function objectsOf(raw: string): Set<string> {
+  return objectNamesOf(raw.normalize("NFKC")).names;
 }
 
 /** The share of one side's object words the other side mentions, the larger way round (0 when neither names one). */
@@ -107,7 +102,7 @@ export interface PairSide {
   closing: string;
   whole: string;
   objects: Set<string>;
-  /** The words of its objects' names (`objectWords`). */
+  /** The words naming its objects (`objectNamesOf`). */
   objectWords: Set<string>;
   /** Every word of the reply, split as object names are. */
   words: Set<string>;
@@ -115,15 +110,17 @@ export interface PairSide {
 }
 
 export function pairSide(raw: string): PairSide {
-  const unmasked = raw.normalize("NFKC").toLowerCase().replace(/\s+/g, " ");
+  const folded = raw.normalize("NFKC");
+  const unmasked = folded.toLowerCase().replace(/\s+/g, " ");
+  const objects = objectNamesOf(folded);
   return {
     raw,
     rules: classifyReply(raw),
     closing: closingOf(foldText(raw)),
     whole: unmasked.slice(-600),
-    objects: objectsOf(raw),
-    objectWords: objectWords(raw),
-    words: wordsOf(raw.normalize("NFKC")),
+    objects: objects.names,
+    objectWords: objects.words,
+    words: wordsOf(folded),
     numbers: new Set(closingOf(unmasked).match(/\d+/g) ?? []),
   };
 }

@@ -409,7 +409,7 @@ describe("the trained models beside the rules", () => {
     const texts = [
       "I should check how errors are surfaced in the CLI.",
       "Next up: the error handling in `cli/main.py` will be reviewed.",
-      "I should look at how the CLI surfaces its errors.",
+      "I should look into how errors are surfaced in the CLI.",
     ];
     // Neither reading alone holds three: the model's probability of the first and last is under its threshold, and
     // the rules read the second as a statement.
