@@ -99,15 +99,14 @@ describe("explainPath", () => {
     const tree = loadSession(join(import.meta.dirname, "../eval/stall-set/train-v6c/en-0000.jsonl")).tree;
     const events = runEventsOf(tree.pathTo(tree.activeLeafId as string));
     const texts = new Map(events.flatMap((e) => (e.type === "assistant" ? [[e.entryId, e.text] as const] : [])));
-    // The user's message each reply answers: none past a counted reply or a tool result.
+    // The user's message each reply answers: none past a counted reply, a tool result or a recovery anchor.
     const answers = new Map<string, string | null>();
     let user: string | null = null;
     for (const e of events) {
       if (e.type === "assistant") answers.set(e.entryId, user);
       if (e.type === "user") user = e.text ?? null;
-      else if (e.type === "toolResult" || (e.type === "assistant" && !UNCOUNTED_STOP_REASONS.has(e.stopReason))) {
-        user = null;
-      }
+      else if (e.type === "toolResult" || e.type === "anchor") user = null;
+      else if (e.type === "assistant" && !UNCOUNTED_STOP_REASONS.has(e.stopReason)) user = null;
     }
     const { steps } = explainPath(events);
     const noted = steps.filter((s) => s.reason.includes("do not overrule the rules' reading"));
