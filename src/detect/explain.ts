@@ -2,6 +2,7 @@ import {
   advanceRun,
   answersAndDefers,
   answersQuestion,
+  answersWait,
   EMPTY_RUN,
   FILLER_WIDTH,
   NEW_REQUEST_CHARS,
@@ -181,11 +182,15 @@ function explainByModel(
           : handsBack
             ? "hands back"
             : "not a promise",
-    reason: `${byRules ? "the rules read a promise; " : ""}trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold})${vetoNote(text, probability)}; weighed most: ${top.join(", ")}${turnNote}`,
+    reason: `${byRules ? "the rules read a promise; " : ""}trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold})${vetoNote(text, probability)}; weighed most: ${top.join(", ")}${turnNote}${counted && members.has(entryId) && answersWait({ user }) ? WAIT_NOTE : ""}`,
     similarity,
     inRun: members.has(entryId),
   };
 }
+
+/** Why a promise after a bare "?" joins the one before it. */
+const WAIT_NOTE =
+  "; answers a user who asked only whether anything is happening: the same promise as the one before it";
 
 /** Why a reply that is no promise ends the run: a filler between a loop's promises is short. */
 const ENDS_NOTE = `; promises nothing at more than a filler's length (${FILLER_WIDTH}): ends the run`;

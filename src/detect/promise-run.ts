@@ -95,6 +95,8 @@ interface Reader {
   /** Joined groups must keep every pair of members' actions compatible (the rules' intents). */
   actionsAgree: boolean;
   learned: boolean;
+  /** A promise right after the user asked only whether anything is happening joins the promise before it. */
+  joinsAfterWait: boolean;
 }
 
 /**
@@ -104,16 +106,34 @@ interface Reader {
  */
 const RULES_READ_OTHERWISE = new Set(["deliverable", "refusal", "blocker", "conditional", "past"]);
 
+const LIST_ITEM = /^\s*(?:[-*•+]|\d+[.)、]|[a-z][.)])\s*\S/u;
+const INTRODUCES = /[:：]\s*(?:\*\*)?\s*$/u;
+
+/**
+ * The reply ends with a list that the line before it introduces with a colon ("I'll go through these: - …"): what the
+ * agent is about to check as often as what it hands over, so its shape decides nothing.
+ */
+export function endsWithIntroducedList(text: string): boolean {
+  const lines = text.trimEnd().split("\n");
+  let at = lines.length - 1;
+  if (!LIST_ITEM.test(lines[at] ?? "")) return false;
+  while (at >= 0 && LIST_ITEM.test(lines[at] as string)) at--;
+  while (at >= 0 && (lines[at] as string).trim() === "") at--;
+  return at >= 0 && INTRODUCES.test(lines[at] as string);
+}
+
 /**
  * The rules read the reply as no promise: a deliverable, a question, a refusal and the like, and in Chinese, Japanese
  * and Korean (which their lexicons read word by word) a reply with no action-promise phrase too. Only in the languages
  * they read: elsewhere what they call a deliverable is the reply's shape, as common among promises as among the rest.
+ * Nor where the reply ends with a list it introduces: the promise model alone reads a checklist opener.
  */
 function rulesReadOtherwise(text: string): boolean {
   const { kind, readable } = classifyReply(text);
   if (!readable) return false;
   // Their Japanese and Korean past reading is of any sentence, a promise's lead-in ("…でした。次: …") as often.
   if (kind === "past" && KANA_OR_HANGUL.test(text)) return false;
+  if (endsWithIntroducedList(text)) return false;
   return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
 }
 
@@ -149,6 +169,7 @@ const RULES: Reader = {
   endsRun: (reply) => answersAndDefers(reply) || (!RULES.candidate(reply) && pastFiller(reply)),
   actionsAgree: true,
   learned: true,
+  joinsAfterWait: false,
 };
 
 /**
@@ -172,6 +193,7 @@ const MODELS: Reader = {
     (pastFiller(reply) || answersQuestion(reply) || endsTurn(reply.text, reply.user ?? null)),
   actionsAgree: false,
   learned: false,
+  joinsAfterWait: true,
 };
 
 /**
@@ -391,6 +413,14 @@ function asksUser(reply: RunReply | undefined, reader: Reader): boolean {
   return reply !== undefined && reader.asks(reply);
 }
 
+/**
+ * The user's message the reply answers asks only whether anything is happening ("?", "hello?", "¿y?", "好了吗？": a
+ * nudge that ends with a question mark). A promise given to that wait stands for the one before it, whatever its words.
+ */
+export function answersWait(reply: Pick<RunReply, "user">): boolean {
+  return userShapeOf(reply.user ?? null).shape === "nudge?";
+}
+
 /** Whether the user's message the reply answers is a question (not a nudge such as "?" or "and?"). */
 export function answersQuestion(reply: Pick<RunReply, "user">): boolean {
   const user = reply.user ?? null;
@@ -451,7 +481,8 @@ function largestGroup(recent: readonly RunReply[], reader: Reader): RunReply[] {
       const b = candidates[j] as RunReply;
       if (
         find(a) !== find(b) &&
-        reader.similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null) &&
+        (reader.similar(a.text, b.text, j === i + 1 ? { earlier: candidates.slice(0, i).map((c) => c.text) } : null) ||
+          (reader.joinsAfterWait && j === i + 1 && answersWait(b))) &&
         (!reader.actionsAgree || compatibleGroups(candidates, find, find(a), find(b)))
       )
         group.set(candidates[find(b)] as RunReply, find(a));

@@ -16,6 +16,21 @@ const say = (entryId: string, text: string, toolCalls = 0, stopReason = "stop"):
 });
 
 describe("explainPath", () => {
+  it("given promises joined because the user only asked whether anything is happening, then their steps say so", () => {
+    const { run, steps } = explainPath([
+      say("w0", "Voy a revisar el `tsconfig.json` de la app para ver cómo resuelve los paths."),
+      { type: "user", text: "¿?" },
+      say("w1", "Miro la configuración de TypeScript de `apps/web`."),
+      { type: "user", text: "?" },
+      say("w2", "Reviso `moduleResolution` y `paths` en la configuración."),
+    ]);
+    expect(run.stalled).toBe(true);
+    const reasons = steps.filter((s) => s.entryId !== null).map((s) => s.reason);
+    expect(reasons[0]).not.toMatch(/asked only whether anything is happening/);
+    expect(reasons[1]).toMatch(/asked only whether anything is happening/);
+    expect(reasons[2]).toMatch(/asked only whether anything is happening/);
+  });
+
   it("given a stall after tool work, then each step says what the detector saw", () => {
     const { run, steps } = explainPath([
       { type: "user" },

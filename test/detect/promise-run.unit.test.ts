@@ -12,12 +12,14 @@ import {
 import {
   advanceRunByRules,
   answersQuestion,
+  answersWait,
+  endsWithIntroducedList,
   OVERRULES_RULES,
   rulesVeto,
   saysEnough,
 } from "../../src/detect/promise-run.js";
 import { classifyReply } from "../../src/detect/reply-classifier.js";
-import { promiseProbability, promiseThreshold } from "../../src/detect/stall-model.js";
+import { promiseProbability, promiseThreshold, samePromiseProbability } from "../../src/detect/stall-model.js";
 
 let seq = 0;
 function reply(text: string, options: { toolCalls?: number; stopReason?: string; id?: string } = {}): RunEvent {
@@ -451,6 +453,69 @@ describe("the trained models beside the rules", () => {
     expect(promiseProbability(text)).toBeGreaterThanOrEqual(OVERRULES_RULES);
     expect(rulesVeto(text, OVERRULES_RULES - 0.01)).toBe(true);
     expect(readsAsPromise({ text, user: "繼續" }).models).toBe(true);
+  });
+
+  it("given a checklist opener the rules read as a deliverable, then the promise model's reading stands alone", () => {
+    const text =
+      "Found it, the pool is exhausted. Before changing anything, here is my plan:\n- re-read `db/pool.ts`\n- compare `max` with the load test\n- look at `acquire` retries";
+    const probability = promiseProbability(text, "continue");
+    expect(classifyReply(text)).toMatchObject({ kind: "deliverable", readable: true });
+    expect(probability).toBeGreaterThanOrEqual(promiseThreshold());
+    expect(probability).toBeLessThan(OVERRULES_RULES);
+    expect(rulesVeto(text, probability)).toBe(false);
+    expect(readsAsPromise({ text, user: "continue" }).models).toBe(true);
+    // The same findings handed over in prose keep the rules' reading.
+    const prose =
+      "Found it, the pool is exhausted. Here is my plan: re-read `db/pool.ts` and compare `max` with the load test.";
+    expect(endsWithIntroducedList(prose)).toBe(false);
+  });
+
+  it.each([
+    ["Things to check:\n- `max`\n- the idle timeout", true],
+    ["我先检查这几项：\n1. `max`\n2. 空闲超时", true],
+    ["**Next:**\n\n* re-read `db/pool.ts`", true],
+    ["Checked:\n- `max` is 10\n\nAll fine.", false],
+    ["- `max` is 10\n- the idle timeout is 30 s", false],
+    ["The list:\n```\n- a\n```", false],
+  ])("given %j, then it ends with a list it introduces: %s", (text, introduced) => {
+    expect(endsWithIntroducedList(text)).toBe(introduced);
+  });
+
+  describe("given three promises the pair model does not join, one renamed each time", () => {
+    const texts = [
+      "Voy a revisar el `tsconfig.json` de la app para ver cómo resuelve los paths.",
+      "Miro la configuración de TypeScript de `apps/web`.",
+      "Reviso `moduleResolution` y `paths` en la configuración.",
+    ];
+    const run = (nudges: string[]) =>
+      texts.flatMap((text, i): RunEvent[] => [
+        ...(i > 0 ? [{ type: "user", text: nudges[i - 1] } as RunEvent] : []),
+        reply(text, { id: `w${i}` }),
+      ]);
+
+    it("when the user asks only whether anything is happening between them, then they are one stall", () => {
+      expect(samePromiseProbability(texts[0] as string, texts[1] as string)).toBeLessThan(0.1);
+      given()
+        .when(...run(["¿?", "?"]))
+        .thenStalled(["w0", "w1", "w2"]);
+    });
+
+    it("when the user acknowledges each one, then they stay different steps", () => {
+      given()
+        .when(...run(["vale", "sigue"]))
+        .thenNotStalled(["w0", "w2"]);
+    });
+  });
+
+  it.each([
+    ["?", true],
+    ["¿y?", true],
+    ["好了吗？", true],
+    ["continue", false],
+    ["Why does the build read the prod config at all?", false],
+    [null, false],
+  ])("given the user wrote %j, then a reply answers a wait: %s", (user, wait) => {
+    expect(answersWait({ user })).toBe(wait);
   });
 
   it("given a question inside a reply that goes on to promise, then the promise still counts", () => {
