@@ -20,9 +20,9 @@ export const benchCommand: Command = {
     "Benchmark the kit against the host and the parse floor: commands, folders, load, replay, per request, memory, grep/find/ls.",
   usage: "[--quick] [--check] [--out FILE] [--sessions DIR] [--json]",
   description:
-    "Measures the kit in one run against the parse floor (read, split and JSON.parse a file) and the host, and prints ratios with each target met or missed (medians of interleaved repetitions; below 1 the kit is faster or smaller): every offline command on a 97 MB session as a whole process (time, peak memory), folders of 1,000 sessions, loading, replaying every branch of a 25-leaf tree, the context hook's cost per request at 1k, 10k and 100k entries, and the guarded grep, find and ls against the host's on a tree of over 20,000 files. Runs from a checkout (npm ci && npm run bench -- [options]); not part of the installed package. A few minutes.",
+    "Measures the kit in one run against the parse floor (read, split and JSON.parse a file) and the host, and prints ratios with each target met or missed (medians of interleaved repetitions; below 1 the kit is faster or smaller): every offline command on a 97 MB session as a whole process (time, peak memory), folders of 1,000 sessions, loading, replaying every branch of a 25-leaf tree, the context hook's cost per request at 1k, 10k and 100k entries, and the guarded grep, find and ls against the host's on a tree of over 20,000 files. Runs from a checkout (npm ci && npm run bench -- [options]); not part of the installed package. Under two minutes.",
   optionHelp: {
-    "--quick": "smaller inputs and fewer repetitions, for a smoke run (about a minute)",
+    "--quick": "smaller inputs and fewer repetitions, for a smoke run (a few seconds)",
     "--check":
       "exit 1 when any applicable target is missed (a plain run exits 0; --quick leaves the full-size targets out)",
     "--out FILE": "also write the JSON results to FILE",
