@@ -13,7 +13,9 @@ import { join } from "node:path";
 const root = new URL("..", import.meta.url).pathname;
 const dist = (p) => join(root, "dist", p);
 const { replyFeatures, FEATURE_BITS } = await import(dist("src/detect/reply-features.js"));
-const { pairFeatures, pairSide, PAIR_FEATURE_NAMES } = await import(dist("src/detect/pair-features.js"));
+const { pairFeatures, pairSide, pairWordSlots, PAIR_FEATURE_NAMES, PAIR_WORD_BITS } = await import(
+  dist("src/detect/pair-features.js")
+);
 const { useStallModel, promiseProbability, turnProbability } = await import(dist("src/detect/stall-model.js"));
 const { loadSession } = await import(dist("src/session.js"));
 const { foldTree } = await import(dist("src/fold/session-fold.js"));
@@ -62,6 +64,11 @@ export const TRAINING_SETS = [
   "train-v12c",
   "train-v12d",
 ];
+/**
+ * Writers trained on for the pair model only: sets written on pairs of promises side by side (plan steps, additions,
+ * the same step restated), whose replies made the promise model read more look-alikes as promises.
+ */
+export const PAIR_SETS = ["train-v13a", "train-v13b", "train-v13c"];
 const SET_DIR = join(root, "test/eval/stall-set");
 const REPLY_SETS = join(root, "test/eval/real-replies");
 /**
@@ -87,6 +94,9 @@ const REAL_WEIGHT = 4;
 const MODEL_FILE = join(root, "src/detect/model/stall-model.json");
 const SEED = 20261205;
 const EPOCHS = 8;
+const PAIR_EPOCHS = 6;
+const PAIR_RATE = 0.05;
+const PAIR_L2 = 1e-5;
 const L2 = 1e-6;
 const RATE = 0.4;
 /** Leaf categories whose promises are about different things: their neighbouring promises are the pair model's negatives. */
@@ -258,28 +268,47 @@ function quantise(w, bias) {
 
 const round = (v) => Number(v.toFixed(6));
 
-/** The pair model: logistic regression over a handful of similarity features, full-batch gradient descent. */
+/**
+ * The pair model: logistic regression over a handful of similarity features and the hashed words of the two closing
+ * clauses (`pairWordSlots`), each class weighing half, seeded stochastic gradient descent.
+ */
 function trainPairs(pairs) {
   const n = PAIR_FEATURE_NAMES.length;
-  const w = new Array(n).fill(0);
+  const w = new Float64Array(n);
+  const words = new Float64Array(1 << PAIR_WORD_BITS);
   let bias = 0;
-  const xs = pairs.map(([a, b, y]) => ({ x: pairFeatures(side(a), side(b)), y }));
+  const xs = pairs.map(([a, b, y]) => {
+    const slots = pairWordSlots(side(a), side(b));
+    return { x: pairFeatures(side(a), side(b)), slots, value: 1 / Math.sqrt(slots.length || 1), y };
+  });
   const positives = xs.filter((p) => p.y === 1).length;
-  // Balanced: each class weighs half.
-  const weightOf = (y) => (y === 1 ? 0.5 / positives : 0.5 / (xs.length - positives));
-  for (let step = 0; step < 3000; step++) {
-    const grad = new Array(n).fill(0);
-    let gb = 0;
-    for (const { x, y } of xs) {
-      const z = x.reduce((s, v, i) => s + v * w[i], bias);
-      const err = (1 / (1 + Math.exp(-z)) - y) * weightOf(y);
-      for (let i = 0; i < n; i++) grad[i] += err * x[i];
-      gb += err;
+  const weightOf = (y) => (y === 1 ? 0.5 / positives : 0.5 / (xs.length - positives)) * xs.length;
+  const order = xs.map((_, i) => i);
+  const random = rng(SEED);
+  for (let epoch = 0; epoch < PAIR_EPOCHS; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
     }
-    for (let i = 0; i < n; i++) w[i] -= 2 * (grad[i] + 1e-4 * w[i]);
-    bias -= 2 * gb;
+    const rate = PAIR_RATE / (1 + epoch);
+    for (const k of order) {
+      const { x, slots, value, y } = xs[k];
+      let z = bias;
+      for (let i = 0; i < n; i++) z += w[i] * x[i];
+      for (const slot of slots) z += words[slot] * value;
+      const g = (1 / (1 + Math.exp(-z)) - y) * weightOf(y);
+      for (let i = 0; i < n; i++) w[i] -= rate * (g * x[i] + PAIR_L2 * w[i]);
+      for (const slot of slots) words[slot] -= rate * (g * value + PAIR_L2 * words[slot]);
+      bias -= rate * g;
+    }
   }
-  return { names: [...PAIR_FEATURE_NAMES], weights: w.map(round), bias: round(bias) };
+  const { weights, scale } = quantise(words, 0);
+  return {
+    names: [...PAIR_FEATURE_NAMES],
+    weights: Array.from(w, round),
+    bias: round(bias),
+    words: { weights, scale },
+  };
 }
 
 const sides = new Map();
@@ -303,7 +332,7 @@ function train(writers) {
   return {
     reply: trainReplies(samples),
     turn: trainReplies(turns),
-    pair: trainPairs(writers.flatMap((w) => w.pairs)),
+    pair: trainPairs([...writers, ...pairWriters].flatMap((w) => w.pairs)),
   };
 }
 
@@ -341,6 +370,8 @@ function fBeta(k, beta) {
 const fmt = (t) => `P ${t.precision.toFixed(3)} R ${t.recall.toFixed(3)} (TP ${t.tp} FN ${t.fn} FP ${t.fp} TN ${t.tn})`;
 
 const writers = TRAINING_SETS.map(loadWriter).filter((w) => w !== null);
+/** Writers whose pairs of promises the pair model trains on, in every fold; their replies and leaves are not used. */
+const pairWriters = PAIR_SETS.map(loadWriter).filter((w) => w !== null);
 const realSets = REAL_SETS.map((set) => ({ ...set, replies: loadRealReplies(set) }));
 const realReplies = realSets.flatMap((set) => set.replies);
 for (const set of realSets) {

@@ -1,5 +1,5 @@
 import { classifyReply, type ReplyClass } from "./reply-classifier.js";
-import { closingOf, foldText } from "./reply-features.js";
+import { closingOf, foldText, hashSlot } from "./reply-features.js";
 import { classSimilarity, compatibleReplies } from "./similarity.js";
 
 /**
@@ -20,6 +20,10 @@ export const PAIR_FEATURE_NAMES = [
   "rules-similarity",
   "rules-incompatible",
 ] as const;
+
+/** Slots of the pair's word features (a power of two). */
+export const PAIR_WORD_BITS = 14;
+const HAN_OR_KANA_OR_HANGUL = /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}|\p{Script=Hangul}/u;
 
 const OBJECT =
   /`[^`\n]{1,120}`|[\p{L}\p{N}_-]*[./\\][\p{L}\p{N}_./\\-]+|\b[\p{L}_]+\d[\p{L}\p{N}_]*|\b[a-z]+[A-Z][\p{L}\p{N}]*|\b\w+_\w+\b/gu;
@@ -107,16 +111,20 @@ export interface PairSide {
   /** Every word of the reply, split as object names are. */
   words: Set<string>;
   numbers: Set<string>;
+  /** The closing sentences' words of two letters or more, and their pairs of Chinese, Japanese or Korean characters. */
+  closingWords: Set<string>;
 }
 
 export function pairSide(raw: string): PairSide {
   const folded = raw.normalize("NFKC");
   const unmasked = folded.toLowerCase().replace(/\s+/g, " ");
   const objects = objectNamesOf(folded);
+  const closing = closingOf(foldText(raw));
   return {
     raw,
     rules: classifyReply(raw),
-    closing: closingOf(foldText(raw)),
+    closing,
+    closingWords: closingWordsOf(closing),
     whole: unmasked.slice(-600),
     objects: objects.names,
     objectWords: objects.words,
@@ -150,4 +158,26 @@ export function pairFeatures(a: PairSide, b: PairSide): number[] {
 function rulesFeatures(a: PairSide, b: PairSide): number[] {
   if (a.rules.kind !== "promise" || b.rules.kind !== "promise") return [0, 0, 0];
   return [1, classSimilarity(a.rules, b.rules, a.raw, b.raw), compatibleReplies(a.rules, b.rules) ? 0 : 1];
+}
+
+function closingWordsOf(closing: string): Set<string> {
+  const out = new Set<string>();
+  for (const word of closing.split(/[^\p{L}\p{N}⟦⟧]+/u)) if (word.length >= 2) out.add(word);
+  for (let i = 0; i + 2 <= closing.length; i++) {
+    const pair = closing.slice(i, i + 2);
+    if (HAN_OR_KANA_OR_HANGUL.test(pair)) out.add(pair);
+  }
+  return out;
+}
+
+/**
+ * The pair's word features, hashed: each word of the closing sentences that only one of the two holds (what differs
+ * between them: another verb, another file), and each that both hold. The pair model learns which differences make
+ * another step, in every language of its training data.
+ */
+export function pairWordSlots(a: PairSide, b: PairSide): number[] {
+  const slots: number[] = [];
+  for (const word of a.closingWords) slots.push(hashSlot(b.closingWords.has(word) ? "s" : "d", word, PAIR_WORD_BITS));
+  for (const word of b.closingWords) if (!a.closingWords.has(word)) slots.push(hashSlot("d", word, PAIR_WORD_BITS));
+  return slots;
 }

@@ -33,6 +33,11 @@ function fnv(h: number, text: string): number {
   return h;
 }
 
+/** FNV-1a of the namespace and the text, folded into `2^bits` slots. */
+export function hashSlot(namespace: string, text: string, bits: number): number {
+  return (fnv(fnv(FNV_OFFSET, namespace), text) >>> 0) & ((1 << bits) - 1);
+}
+
 /** FNV-1a of the namespace and the gram, folded into the slots. */
 function slotOf(namespace: string, gram: string): number {
   return (fnv(fnv(FNV_OFFSET, namespace), gram) >>> 0) & MASK;

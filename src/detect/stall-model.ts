@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import { boundedMemo } from "./memo.js";
-import { PAIR_FEATURE_NAMES, type PairSide, pairFeatures, pairSide } from "./pair-features.js";
+import {
+  PAIR_FEATURE_NAMES,
+  PAIR_WORD_BITS,
+  type PairSide,
+  pairFeatures,
+  pairSide,
+  pairWordSlots,
+} from "./pair-features.js";
 import { FEATURE_BITS, type Features, replyFeatures } from "./reply-features.js";
 
 /** The trained promise and pair models, as `npm run train:stall` writes them. */
@@ -14,7 +21,14 @@ export interface StallModel {
   bias: number;
   /** A reply is a promise at this probability or above (chosen by cross-validation in the trainer). */
   threshold: number;
-  pair: { names: string[]; weights: number[]; bias: number; threshold: number };
+  pair: {
+    names: string[];
+    weights: number[];
+    bias: number;
+    threshold: number;
+    /** The word features' weights (`pairWordSlots`), quantised as the reply model's; absent in an earlier model. */
+    words?: { weights: string; scale: number };
+  };
   /**
    * A reply read below `threshold` but at or above this joins two promises the pair model reads as its own (a loop's
    * weaker wording). Chosen by the trainer; absent or null: none joins.
@@ -31,6 +45,7 @@ interface Loaded {
   model: StallModel;
   weights: Int8Array;
   turn: Int8Array | null;
+  pairWords: Int8Array | null;
 }
 
 let loaded: Loaded | null = null;
@@ -59,7 +74,11 @@ export function useStallModel(model: StallModel): void {
     return new Int8Array(buffer.buffer, buffer.byteOffset, buffer.length);
   };
   const turn = model.turn ? bytes(model.turn.weights) : null;
-  loaded = { model, weights: bytes(model.weights), turn };
+  const pairWords = model.pair.words ? bytes(model.pair.words.weights) : null;
+  if (pairWords !== null && pairWords.length !== 1 << PAIR_WORD_BITS) {
+    throw new Error(`stall model: ${pairWords.length} pair word slots, expected ${1 << PAIR_WORD_BITS}`);
+  }
+  loaded = { model, weights: bytes(model.weights), turn, pairWords };
   turnMemo = boundedMemo<number>();
   promiseMemo = boundedMemo<number>();
   sideMemo = boundedMemo<PairSide>();
@@ -116,12 +135,17 @@ export function isModelPromise(text: string, user: string | null = null): boolea
 
 /** The probability that two promises announce the same action on the same object. */
 export function samePromiseProbability(a: string, b: string): number {
-  const { pair } = load().model;
-  const x = pairFeatures(
-    sideMemo(a, () => pairSide(a)),
-    sideMemo(b, () => pairSide(b)),
-  );
-  return sigmoid(x.reduce((z, v, i) => z + v * (pair.weights[i] ?? 0), pair.bias));
+  const { model, pairWords } = load();
+  const { pair } = model;
+  const sideA = sideMemo(a, () => pairSide(a));
+  const sideB = sideMemo(b, () => pairSide(b));
+  let z = pairFeatures(sideA, sideB).reduce((sum, v, i) => sum + v * (pair.weights[i] ?? 0), pair.bias);
+  if (pairWords !== null && pair.words) {
+    const slots = pairWordSlots(sideA, sideB);
+    const value = pair.words.scale / Math.sqrt(slots.length || 1);
+    for (const slot of slots) z += (pairWords[slot] as number) * value;
+  }
+  return sigmoid(z);
 }
 
 export function isSamePromise(a: string, b: string): boolean {
