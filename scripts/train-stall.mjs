@@ -531,6 +531,7 @@ const DEV_SPLITS = [
   "test-v10",
   "test-v11",
   "test-v12",
+  "test-v13",
 ];
 const DEV_PAIR_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 /**
