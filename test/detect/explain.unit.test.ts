@@ -18,11 +18,11 @@ const say = (entryId: string, text: string, toolCalls = 0, stopReason = "stop"):
 describe("explainPath", () => {
   it("given promises joined because the user only asked whether anything is happening, then their steps say so", () => {
     const { run, steps } = explainPath([
-      say("w0", "Voy a revisar el `tsconfig.json` de la app para ver cómo resuelve los paths."),
+      say("w0", "Abro `apps/web/tsconfig.json`."),
       { type: "user", text: "¿?" },
-      say("w1", "Miro la configuración de TypeScript de `apps/web`."),
+      say("w1", "Reviso `moduleResolution` y `paths` en la configuración."),
       { type: "user", text: "?" },
-      say("w2", "Reviso `moduleResolution` y `paths` en la configuración."),
+      say("w2", "Déjame comprobar el campo `baseUrl`."),
     ]);
     expect(run.stalled).toBe(true);
     const reasons = steps.filter((s) => s.entryId !== null).map((s) => s.reason);

@@ -483,9 +483,9 @@ describe("the trained models beside the rules", () => {
 
   describe("given three promises the pair model does not join, one renamed each time", () => {
     const texts = [
-      "Voy a revisar el `tsconfig.json` de la app para ver cómo resuelve los paths.",
-      "Miro la configuración de TypeScript de `apps/web`.",
+      "Abro `apps/web/tsconfig.json`.",
       "Reviso `moduleResolution` y `paths` en la configuración.",
+      "Déjame comprobar el campo `baseUrl`.",
     ];
     const run = (nudges: string[]) =>
       texts.flatMap((text, i): RunEvent[] => [
@@ -494,7 +494,9 @@ describe("the trained models beside the rules", () => {
       ]);
 
     it("when the user asks only whether anything is happening between them, then they are one stall", () => {
-      expect(samePromiseProbability(texts[0] as string, texts[1] as string)).toBeLessThan(0.1);
+      for (const [a, b] of [[0, 1], [1, 2], [0, 2]] as const) {
+        expect(samePromiseProbability(texts[a] as string, texts[b] as string)).toBeLessThan(0.1);
+      }
       given()
         .when(...run(["¿?", "?"]))
         .thenStalled(["w0", "w1", "w2"]);
@@ -503,7 +505,7 @@ describe("the trained models beside the rules", () => {
     it("when the user acknowledges each one, then they stay different steps", () => {
       given()
         .when(...run(["vale", "sigue"]))
-        .thenNotStalled(["w0", "w2"]);
+        .thenNotStalled([]);
     });
   });
 
