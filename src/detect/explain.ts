@@ -36,6 +36,8 @@ export interface ExplainedStep {
   reason: string;
   /** The promised actions and their objects, for promises. */
   intents: { action: string; object: string[] }[];
+  /** The promise model's probability, unrounded (null when the step is not a reply the models read). */
+  probability: number | null;
   /** Best similarity to a member of the run at the leaf (null when there is no run or it is not a reply). */
   similarity: number | null;
   inRun: boolean;
@@ -83,7 +85,7 @@ function explainStep(
   user: string | null,
   byModels: boolean | null,
 ): ExplainedStep {
-  const base = { entryId: null, intents: [], similarity: null, inRun: false, excerpt: "" };
+  const base = { entryId: null, intents: [], probability: null, similarity: null, inRun: false, excerpt: "" };
   switch (event.type) {
     case "toolResult":
       return { ...base, label: "tool result", reason: "resets the run" };
@@ -127,6 +129,7 @@ function explainStep(
         label: defers ? "answer" : c.kind,
         reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}${defers ? ANSWER_NOTE : ends ? ENDS_NOTE : ""}`,
         intents: c.intents.map((i) => ({ action: i.action, object: i.object })),
+        probability: model.probability,
         similarity,
         inRun: members.has(event.entryId),
       };
@@ -183,6 +186,7 @@ function explainByModel(
             ? "hands back"
             : "not a promise",
     reason: `${byRules ? "the rules read a promise; " : ""}trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold})${vetoNote(text, probability)}; weighed most: ${top.join(", ")}${turnNote}${counted && members.has(entryId) && answersWait({ user }) ? WAIT_NOTE : ""}`,
+    probability,
     similarity,
     inRun: members.has(entryId),
   };

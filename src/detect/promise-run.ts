@@ -106,7 +106,7 @@ interface Reader {
  */
 const RULES_READ_OTHERWISE = new Set(["deliverable", "refusal", "blocker", "conditional", "past"]);
 
-const LIST_ITEM = /^\s*(?:[-*•+]|\d+[.)、]|[a-z][.)])\s*\S/u;
+const LIST_ITEM = /^\s*(?:[-*+]\s|•|\d+[.)]\s|\d+、|[a-z][.)]\s)\s*\S/u;
 const INTRODUCES = /[:：]\s*(?:\*\*)?\s*$/u;
 
 /**

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXPLAIN_REPLIES, explainPath } from "../../src/detect/explain.js";
 import type { RunEvent } from "../../src/detect/index.js";
-import { rulesVeto, UNCOUNTED_STOP_REASONS } from "../../src/detect/promise-run.js";
+import { rulesVeto } from "../../src/detect/promise-run.js";
 import { promiseProbability, promiseThreshold } from "../../src/detect/stall-model.js";
 import { runEventsOf } from "../../src/fold/run-events.js";
 import { loadSession } from "../../src/session.js";
@@ -106,6 +106,8 @@ describe("explainPath", () => {
     ]);
     const filler = steps.find((s) => s.entryId === "f1");
     expect(filler).toMatchObject({ label: "not a promise", inRun: false });
+    expect(filler?.probability).toBe(promiseProbability("Un segundo.", "vale"));
+    expect(steps.find((s) => s.entryId === "t1")?.probability).toBeNull();
     expect(filler?.reason).toMatch(/\(at or above [\d.]+\); .*too short to promise an action on something: a filler$/);
   });
 
@@ -114,22 +116,13 @@ describe("explainPath", () => {
     const tree = loadSession(join(import.meta.dirname, "../eval/stall-set/train-v6c/en-0000.jsonl")).tree;
     const events = runEventsOf(tree.pathTo(tree.activeLeafId as string));
     const texts = new Map(events.flatMap((e) => (e.type === "assistant" ? [[e.entryId, e.text] as const] : [])));
-    // The user's message each reply answers: none past a counted reply, a tool result or a recovery anchor.
-    const answers = new Map<string, string | null>();
-    let user: string | null = null;
-    for (const e of events) {
-      if (e.type === "assistant") answers.set(e.entryId, user);
-      if (e.type === "user") user = e.text ?? null;
-      else if (e.type === "toolResult" || e.type === "anchor") user = null;
-      else if (e.type === "assistant" && !UNCOUNTED_STOP_REASONS.has(e.stopReason)) user = null;
-    }
     const { steps } = explainPath(events);
     const noted = steps.filter((s) => s.reason.includes("do not overrule the rules' reading"));
     expect(noted.length).toBeGreaterThan(0);
     for (const step of steps.filter((s) => s.entryId !== null && s.label !== "tool call")) {
       const text = texts.get(step.entryId as string) ?? "";
       // Unrounded: the step shows two decimals, and 0.9896 shown as 0.99 is still under the veto's bound.
-      const probability = promiseProbability(text, answers.get(step.entryId as string) ?? null);
+      const probability = step.probability ?? 0;
       const vetoed = probability >= promiseThreshold() && rulesVeto(text, probability);
       expect(noted.includes(step), step.entryId ?? "").toBe(vetoed);
     }

@@ -477,6 +477,8 @@ describe("the trained models beside the rules", () => {
     ["Checked:\n- `max` is 10\n\nAll fine.", false],
     ["- `max` is 10\n- the idle timeout is 30 s", false],
     ["The list:\n```\n- a\n```", false],
+    ["Timings so far:\n1.5 s on a warm cache", false],
+    ["Checked the sizes:\ne.g. the bundle is 2 MB", false],
   ])("given %j, then it ends with a list it introduces: %s", (text, introduced) => {
     expect(endsWithIntroducedList(text)).toBe(introduced);
   });
@@ -494,7 +496,11 @@ describe("the trained models beside the rules", () => {
       ]);
 
     it("when the user asks only whether anything is happening between them, then they are one stall", () => {
-      for (const [a, b] of [[0, 1], [1, 2], [0, 2]] as const) {
+      for (const [a, b] of [
+        [0, 1],
+        [1, 2],
+        [0, 2],
+      ] as const) {
         expect(samePromiseProbability(texts[a] as string, texts[b] as string)).toBeLessThan(0.1);
       }
       given()
