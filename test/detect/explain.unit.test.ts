@@ -18,11 +18,11 @@ const say = (entryId: string, text: string, toolCalls = 0, stopReason = "stop"):
 describe("explainPath", () => {
   it("given promises joined because the user only asked whether anything is happening, then their steps say so", () => {
     const { run, steps } = explainPath([
-      say("w0", "Abro `apps/web/tsconfig.json`."),
+      say("w0", "Reviso la sección `compilerOptions`."),
       { type: "user", text: "¿?" },
       say("w1", "Reviso `moduleResolution` y `paths` en la configuración."),
       { type: "user", text: "?" },
-      say("w2", "Déjame comprobar el campo `baseUrl`."),
+      say("w2", "Reviso el `package.json` del workspace."),
     ]);
     expect(run.stalled).toBe(true);
     const reasons = steps.filter((s) => s.entryId !== null).map((s) => s.reason);
@@ -102,11 +102,11 @@ describe("explainPath", () => {
       { type: "toolResult" },
       say("p1", "Voy a revisar el vídeo de la ejecución fallida."),
       { type: "user", text: "vale" },
-      say("f1", "Un segundo."),
+      say("f1", "Enseguida."),
     ]);
     const filler = steps.find((s) => s.entryId === "f1");
     expect(filler).toMatchObject({ label: "not a promise", inRun: false });
-    expect(filler?.probability).toBe(promiseProbability("Un segundo.", "vale"));
+    expect(filler?.probability).toBe(promiseProbability("Enseguida.", "vale"));
     expect(steps.find((s) => s.entryId === "t1")?.probability).toBeNull();
     expect(filler?.reason).toMatch(/\(at or above [\d.]+\); .*too short to promise an action on something: a filler$/);
   });

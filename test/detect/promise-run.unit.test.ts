@@ -483,11 +483,11 @@ describe("the trained models beside the rules", () => {
     expect(endsWithIntroducedList(text)).toBe(introduced);
   });
 
-  describe("given three promises the pair model does not join, one renamed each time", () => {
+  describe("given three promises about one setup that the pair model does not join", () => {
     const texts = [
-      "Abro `apps/web/tsconfig.json`.",
+      "Reviso la sección `compilerOptions`.",
       "Reviso `moduleResolution` y `paths` en la configuración.",
-      "Déjame comprobar el campo `baseUrl`.",
+      "Reviso el `package.json` del workspace.",
     ];
     const run = (nudges: string[]) =>
       texts.flatMap((text, i): RunEvent[] => [
