@@ -38,11 +38,6 @@ export function hashSlot(namespace: string, text: string, bits: number): number 
   return (fnv(fnv(FNV_OFFSET, namespace), text) >>> 0) & ((1 << bits) - 1);
 }
 
-/** FNV-1a of the namespace and the gram, folded into the slots. */
-function slotOf(namespace: string, gram: string): number {
-  return (fnv(fnv(FNV_OFFSET, namespace), gram) >>> 0) & MASK;
-}
-
 /** Folded text: NFKC, lower case, digits as 0, code as placeholders, runs of spaces as one. */
 export function foldText(text: string): string {
   return text
@@ -103,9 +98,9 @@ class FeatureBag {
     return counts;
   }
   add(counts: Map<number, number>, namespace: string, gram: string): void {
-    this.count(counts, slotOf(namespace, gram), namespace, gram);
+    this.count(counts, hashSlot(namespace, gram, FEATURE_BITS), namespace, gram);
   }
-  /** Every n-gram of the text's characters, min to max, hashed as `slotOf` hashes it without building its string. */
+  /** Every n-gram of the text's characters, min to max, hashed as `hashSlot` hashes it without building its string. */
   grams(namespace: string, text: string, min: number, max: number, weight: number): void {
     const counts = this.block(weight);
     const chars = Array.from(` ${text} `);
