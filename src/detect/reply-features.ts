@@ -150,6 +150,33 @@ function shapeOf(raw: string, folded: string, closing: string): string[] {
   if (/^\s*#{1,6}\s/m.test(raw)) shape.push("heading");
   if (/\*\*[^*]+\*\*/.test(raw)) shape.push("bold");
   if (/⟦code⟧\s*$/.test(folded)) shape.push("ends-with-code");
+  return [...shape, ...lastCodeBlockShape(raw)];
+}
+
+const FENCED_BLOCK = /(```|~~~)([^\n]*)\n([\s\S]*?)(?:\1|$)/g;
+const SHELL_TAGS = /^(?:bash|sh|shell|shell-session|console|terminal|zsh|fish|powershell|pwsh|ps1|cmd|bat)$/;
+
+/**
+ * The last fenced block: whether it is tagged as a shell, where it stands, the first word of its first line (the
+ * command a promise shows instead of running: `psql`, `cargo`), how many lines, and how the text before it ends. A
+ * command after a colon is what the agent is about to run as often as it is an answer's code.
+ */
+function lastCodeBlockShape(raw: string): string[] {
+  const last = [...raw.matchAll(FENCED_BLOCK)].at(-1);
+  if (last === undefined) return [];
+  const tag = (last[2] ?? "").trim().toLowerCase();
+  const kind = tag === "" ? "none" : SHELL_TAGS.test(tag) ? "shell" : "other";
+  const atEnd = /(```|~~~)\s*$/.test(raw.trimEnd());
+  const lines = (last[3] ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  const command = (lines[0] ?? "").replace(/^\$\s*/, "").split(/\s+/)[0] ?? "";
+  const before = raw.slice(0, last.index).trimEnd();
+  const shape = [`codelang:${kind}`, `codelang:${kind}|${atEnd ? "end" : "mid"}`];
+  if (command !== "") shape.push(`codecmd:${command.toLowerCase().replace(/\d+/g, "0").slice(0, 24)}`);
+  shape.push(`codelines:${lines.length <= 1 ? "1" : lines.length <= 3 ? "2" : "many"}`);
+  shape.push(`code-before:${/[:：]$/.test(before) ? ":" : /[.。]$/.test(before) ? "." : "other"}|${kind}`);
   return shape;
 }
 

@@ -70,6 +70,36 @@ describe("reply features", () => {
     expect(replyFeatures("Ich prüfe jetzt `src/other.ts`.")).toEqual(a);
     expect(replyFeatures("Ich habe `src/cache/key.ts` geprüft.")).not.toEqual(a);
   });
+
+  it("read the last code block: a shell's or not, where it stands, its command, its lines, what comes before it", () => {
+    const shapes = (text: string) => {
+      const names = new Map<number, string>();
+      replyFeatures(text, null, names);
+      return [...names.values()].filter((name) => name.startsWith("shape code"));
+    };
+    expect(shapes("Ich frage den Lag auf der Replica ab:\n```bash\n$ psql -h replica -c 'select 1'\n```")).toEqual([
+      "shape code:last",
+      "shape codelang:shell",
+      "shape codelang:shell|end",
+      "shape codecmd:psql",
+      "shape codelines:1",
+      "shape code-before::|shell",
+    ]);
+    expect(
+      shapes(
+        "The fix:\n```ts\nconst a = 1;\nconst c = 3;\nconst b = 2;\nexport { a, b };\nlog(a);\n```\nThat closes the leak.",
+      ),
+    ).toEqual([
+      "shape code",
+      "shape codelang:other",
+      "shape codelang:other|mid",
+      "shape codecmd:const",
+      "shape codelines:many",
+      "shape code-before::|other",
+    ]);
+    expect(shapes("Running it.\n```\nnpm test\nnpm run lint\n```")).toContain("shape code-before:.|none");
+    expect(shapes("No code here.")).toEqual([]);
+  });
 });
 
 describe("pair features", () => {
@@ -121,6 +151,16 @@ describe("the trained stall model", () => {
       promiseProbability("Ich habe `src/cache/key.ts` geprüft: der Schlüssel enthält die Version nicht."),
     );
     expect(promiseProbability("Je vais relancer `npm test` maintenant.")).toBeGreaterThan(0.5);
+  });
+
+  it("reads a shell command shown after a colon as a promise, more surely than another language's code there", () => {
+    const lead = "Ich frage den Lag auf der Replica ab:";
+    const shell = promiseProbability(`${lead}\n\`\`\`bash\npsql -h replica -c "select now()"\n\`\`\``, "weiter");
+    const sql = promiseProbability(`${lead}\n\`\`\`sql\nselect now();\n\`\`\``, "weiter");
+    expect(shell).toBeGreaterThanOrEqual(shipped().threshold);
+    expect(shell).toBeGreaterThan(sql);
+    const answer = "So sieht die Abfrage aus:\n```sql\nselect now();\n```\nDamit siehst du den Lag.";
+    expect(promiseProbability(answer, "weiter")).toBeLessThan(0.5);
   });
 
   it("rejects a model built for other features", () => {
