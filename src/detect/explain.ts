@@ -6,7 +6,6 @@ import {
   EMPTY_RUN,
   FILLER_WIDTH,
   NEW_REQUEST_CHARS,
-  OVERRULES_RULES,
   type PromiseRun,
   pastFiller,
   type RunEvent,
@@ -21,6 +20,7 @@ import { classSimilarity } from "./similarity.js";
 import {
   endsTurn,
   explainPromise,
+  overruleThreshold,
   promiseThreshold,
   samePromiseProbability,
   supportThreshold,
@@ -206,7 +206,7 @@ const ANSWER_NOTE =
 /** Why a reply the promise model reads as a promise is none: the rules' reading stands where they read the language. */
 function vetoNote(text: string, probability: number): string {
   return probability >= promiseThreshold() && rulesVeto(text, probability)
-    ? ` (at or above ${promiseThreshold()}, but below ${OVERRULES_RULES} the models do not overrule the rules' reading in a language the rules read)`
+    ? ` (at or above ${promiseThreshold()}, but below ${overruleThreshold()} the models do not overrule the rules' reading in a language the rules read)`
     : "";
 }
 

@@ -10,6 +10,7 @@ import {
   endsTurn,
   isModelPromise,
   isSamePromise,
+  overruleThreshold,
   promiseProbability,
   promiseThreshold,
   supportThreshold,
@@ -100,9 +101,9 @@ interface Reader {
 }
 
 /**
- * What the rules read as something other than a promise: the models overrule it only when near certain. Not their
- * "question": that is the reply's last mark, which closes a tag question ("…, okay?") as often as a hand-back. Nor
- * their "status": a status report's last line is the next step as often as not.
+ * What the rules read as something other than a promise: the models overrule it only at the trained `overrule`
+ * probability. Not their "question": that is the reply's last mark, which closes a tag question ("…, okay?") as often
+ * as a hand-back. Nor their "status": a status report's last line is the next step as often as not.
  */
 const RULES_READ_OTHERWISE = new Set(["deliverable", "refusal", "blocker", "conditional", "past"]);
 
@@ -137,12 +138,9 @@ function rulesReadOtherwise(text: string): boolean {
   return RULES_READ_OTHERWISE.has(kind) || (kind === "factual" && CJK.test(text));
 }
 
-/** How sure the promise model must be to overrule the rules' reading of a reply as no promise. */
-export const OVERRULES_RULES = 0.99;
-
 /** The rules' reading of the reply as no promise stands against the promise model's `probability`. */
 export function rulesVeto(text: string, probability: number): boolean {
-  return probability < OVERRULES_RULES && rulesReadOtherwise(text);
+  return probability < overruleThreshold() && rulesReadOtherwise(text);
 }
 
 /** The lexicon's reading of the reply is an action promise. */
@@ -174,9 +172,9 @@ const RULES: Reader = {
 
 /**
  * The trained models, reading every reply in any language (the rules' verdicts are among their features). They
- * overrule a reply the rules read as no promise only when near certain, and two replies the rules both read as
- * promises compare as the rules compare them. They also take the rules' promises that say enough: a run may mix
- * replies only the rules read as promises with ones only the model reads, which neither reader alone holds.
+ * overrule a reply the rules read as no promise only at the trained `overrule` probability, and two replies the rules
+ * both read as promises compare as the rules compare them. They also take the rules' promises that say enough: a run
+ * may mix replies only the rules read as promises with ones only the model reads, which neither reader alone holds.
  */
 const MODELS: Reader = {
   candidate: (reply) =>
@@ -198,7 +196,7 @@ const MODELS: Reader = {
 
 /**
  * The promise model reads a promise, the turn model does not read the reply as handing the turn back more surely, and
- * the rules do not read it otherwise unless it is near certain.
+ * the rules do not read it otherwise unless the promise model reads it at the `overrule` probability.
  */
 function modelReadsPromise({ text, user }: RunReply): boolean {
   const probability = promiseProbability(text, user ?? null);

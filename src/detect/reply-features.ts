@@ -145,12 +145,13 @@ function shapeOf(raw: string, folded: string, closing: string): string[] {
   const shape = [
     `end:${/[.。]/.test(end) ? "." : /[?？]/.test(end) ? "?" : /[:：]/.test(end) ? ":" : /[!！]/.test(end) ? "!" : end === "…" ? "…" : "other"}`,
   ];
-  if (/(```|~~~)/.test(raw)) shape.push(/(```|~~~)\s*$/.test(raw.trimEnd()) ? "code:last" : "code");
+  const endsWithFence = /(```|~~~)\s*$/.test(raw.trimEnd());
+  if (/(```|~~~)/.test(raw)) shape.push(endsWithFence ? "code:last" : "code");
   if (/^\s*(?:[-*•]|\d+[.)])\s/m.test(raw)) shape.push("list");
   if (/^\s*#{1,6}\s/m.test(raw)) shape.push("heading");
   if (/\*\*[^*]+\*\*/.test(raw)) shape.push("bold");
   if (/⟦code⟧\s*$/.test(folded)) shape.push("ends-with-code");
-  return [...shape, ...lastCodeBlockShape(raw)];
+  return [...shape, ...lastCodeBlockShape(raw, endsWithFence)];
 }
 
 const FENCED_BLOCK = /(```|~~~)([^\n]*)\n([\s\S]*?)(?:\1|$)/g;
@@ -161,12 +162,11 @@ const SHELL_TAGS = /^(?:bash|sh|shell|shell-session|console|terminal|zsh|fish|po
  * command a promise shows instead of running: `psql`, `cargo`), how many lines, and how the text before it ends. A
  * command after a colon is what the agent is about to run as often as it is an answer's code.
  */
-function lastCodeBlockShape(raw: string): string[] {
+function lastCodeBlockShape(raw: string, atEnd: boolean): string[] {
   const last = [...raw.matchAll(FENCED_BLOCK)].at(-1);
   if (last === undefined) return [];
   const tag = (last[2] ?? "").trim().toLowerCase();
   const kind = tag === "" ? "none" : SHELL_TAGS.test(tag) ? "shell" : "other";
-  const atEnd = /(```|~~~)\s*$/.test(raw.trimEnd());
   const lines = (last[3] ?? "")
     .split("\n")
     .map((line) => line.trim())

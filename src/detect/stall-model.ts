@@ -35,6 +35,11 @@ export interface StallModel {
    */
   support?: number | null;
   /**
+   * How sure the promise model must be to overrule the rules' reading of a reply as no promise, in a language they
+   * read. Chosen by the trainer on the retired splits.
+   */
+  overrule: number;
+  /**
    * Whether a reply hands the turn back to the user (a hand-back, a refusal, a question, a blocker report), over the
    * same features; such a reply ends a run. Absent in a model trained before it.
    */
@@ -122,6 +127,11 @@ export function explainPromise(text: string, user: string | null, count = 3): { 
 /** The threshold at which the promise model reads a reply as a promise. */
 export function promiseThreshold(): number {
   return load().model.threshold;
+}
+
+/** How sure the promise model must be to overrule the rules' reading of a reply as no promise. */
+export function overruleThreshold(): number {
+  return load().model.overrule;
 }
 
 /** The probability at or above which a reply may join two promises of its own (null: none joins). */

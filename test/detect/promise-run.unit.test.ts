@@ -14,12 +14,16 @@ import {
   answersQuestion,
   answersWait,
   endsWithIntroducedList,
-  OVERRULES_RULES,
   rulesVeto,
   saysEnough,
 } from "../../src/detect/promise-run.js";
 import { classifyReply } from "../../src/detect/reply-classifier.js";
-import { promiseProbability, promiseThreshold, samePromiseProbability } from "../../src/detect/stall-model.js";
+import {
+  overruleThreshold,
+  promiseProbability,
+  promiseThreshold,
+  samePromiseProbability,
+} from "../../src/detect/stall-model.js";
 
 let seq = 0;
 function reply(text: string, options: { toolCalls?: number; stopReason?: string; id?: string } = {}): RunEvent {
@@ -447,11 +451,11 @@ describe("the trained models beside the rules", () => {
     expect(answersQuestion({ user })).toBe(question);
   });
 
-  it("given a passive promise the rules read as a statement and the promise model is near certain of, then it counts", () => {
+  it("given a passive promise the rules read as a statement and the promise model reads at the overrule threshold, then it counts", () => {
     const text = "`nginx.conf` 的 upstream 設定接下來會被檢查。";
     expect(classifyReply(text)).toMatchObject({ kind: "factual", readable: true });
-    expect(promiseProbability(text)).toBeGreaterThanOrEqual(OVERRULES_RULES);
-    expect(rulesVeto(text, OVERRULES_RULES - 0.01)).toBe(true);
+    expect(promiseProbability(text)).toBeGreaterThanOrEqual(overruleThreshold());
+    expect(rulesVeto(text, overruleThreshold() - 0.01)).toBe(true);
     expect(readsAsPromise({ text, user: "繼續" }).models).toBe(true);
   });
 
@@ -461,7 +465,7 @@ describe("the trained models beside the rules", () => {
     const probability = promiseProbability(text, "continue");
     expect(classifyReply(text)).toMatchObject({ kind: "deliverable", readable: true });
     expect(probability).toBeGreaterThanOrEqual(promiseThreshold());
-    expect(probability).toBeLessThan(OVERRULES_RULES);
+    expect(probability).toBeLessThan(overruleThreshold());
     expect(rulesVeto(text, probability)).toBe(false);
     expect(readsAsPromise({ text, user: "continue" }).models).toBe(true);
     // The same findings handed over in prose keep the rules' reading.

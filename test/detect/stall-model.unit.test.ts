@@ -5,7 +5,7 @@ import { isStalled } from "../../reducers/recovery.js";
 import { explainPath } from "../../src/detect/explain.js";
 import { EMPTY_RUN, type RunEvent } from "../../src/detect/index.js";
 import { objectsOf, PAIR_FEATURE_NAMES, pairFeatures, pairSide } from "../../src/detect/pair-features.js";
-import { advanceRun } from "../../src/detect/promise-run.js";
+import { advanceRun, readsAsPromise, rulesVeto } from "../../src/detect/promise-run.js";
 import {
   closingOf,
   FEATURE_BITS,
@@ -166,6 +166,18 @@ describe("the trained stall model", () => {
   it("rejects a model built for other features", () => {
     expect(() => useStallModel({ ...shipped(), bits: FEATURE_BITS + 1 })).toThrow(/feature bits/);
     expect(() => useStallModel({ ...shipped(), pair: { ...shipped().pair, names: ["x"] } })).toThrow(/pair/);
+  });
+
+  it("overrules the rules' reading of a reply as no promise only at the model's overrule threshold", () => {
+    const text = "`nginx.conf` 的 upstream 設定接下來會被檢查。";
+    const probability = promiseProbability(text, "繼續");
+    expect(probability).toBeGreaterThanOrEqual(shipped().threshold);
+    useStallModel({ ...shipped(), overrule: probability });
+    expect(rulesVeto(text, probability)).toBe(false);
+    expect(readsAsPromise({ text, user: "繼續" }).models).toBe(true);
+    useStallModel({ ...shipped(), overrule: 1.01 });
+    expect(rulesVeto(text, probability)).toBe(true);
+    expect(readsAsPromise({ text, user: "繼續" }).models).toBe(false);
   });
 
   it("decides a run in a language the rules do not read only where its thresholds let it", () => {
