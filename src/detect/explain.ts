@@ -5,6 +5,7 @@ import {
   answersWait,
   EMPTY_RUN,
   FILLER_WIDTH,
+  handsTurnBack,
   NEW_REQUEST_CHARS,
   type PromiseRun,
   pastFiller,
@@ -122,12 +123,14 @@ function explainStep(
         similarity = Math.max(similarity ?? 0, s);
       }
       const defers = c.kind === "promise" && answersAndDefers({ text: event.text, user });
+      const handsBack = c.kind === "promise" && !defers && handsTurnBack({ text: event.text, user });
       const ends = !defers && c.kind !== "promise" && pastFiller(event);
+      const note = defers ? ANSWER_NOTE : handsBack ? handBackNote(event.text, user) : ends ? ENDS_NOTE : "";
       return {
         ...base,
         ...id,
-        label: defers ? "answer" : c.kind,
-        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}${defers ? ANSWER_NOTE : ends ? ENDS_NOTE : ""}`,
+        label: defers ? "answer" : handsBack ? "hands back" : c.kind,
+        reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}${note}`,
         intents: c.intents.map((i) => ({ action: i.action, object: i.object })),
         probability: model.probability,
         similarity,
@@ -195,6 +198,11 @@ function explainByModel(
 /** Why a promise after a bare "?" joins the one before it. */
 const WAIT_NOTE =
   "; answers a user who asked only whether anything is happening: the same promise as the one before it";
+
+/** Why a promise the rules read is none: the turn model reads a hand-back more surely. */
+function handBackNote(text: string, user: string | null): string {
+  return `; the turn model reads it as handing the turn back (probability ${turnProbability(text, user).toFixed(2)}), more surely than a promise: ends the run`;
+}
 
 /** Why a reply that is no promise ends the run: a filler between a loop's promises is short. */
 const ENDS_NOTE = `; promises nothing at more than a filler's length (${FILLER_WIDTH}): ends the run`;

@@ -155,12 +155,21 @@ export function answersAndDefers(reply: Pick<RunReply, "text" | "user">): boolea
 }
 
 /**
+ * The turn model reads the reply as handing the turn back ("…I'll check with you before touching it"), and more surely
+ * than the promise model reads a promise: whoever reads a promise in it, it is none.
+ */
+export function handsTurnBack({ text, user }: Pick<RunReply, "text" | "user">): boolean {
+  const asked = user ?? null;
+  return endsTurn(text, asked) && turnProbability(text, asked) > promiseProbability(text, asked);
+}
+
+/**
  * The hand-written rules: the lexicon's promises and their similarity (a reply they cannot read is the models'). A
  * promise that answers the user's question is a deliverable to them too, unless the promise model reads it as one,
- * and it ends the run: the conversation moved on.
+ * and it ends the run: the conversation moved on. So is one the turn model reads as handing the turn back.
  */
 const RULES: Reader = {
-  candidate: (reply) => rulesPromise(reply) && !answersAndDefers(reply),
+  candidate: (reply) => rulesPromise(reply) && !answersAndDefers(reply) && !handsTurnBack(reply),
   asks: (reply) => classifyReply(reply.text).kind === "question",
   similar: (a, b, adjacent) =>
     classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD,
@@ -198,13 +207,9 @@ const MODELS: Reader = {
  * The promise model reads a promise, the turn model does not read the reply as handing the turn back more surely, and
  * the rules do not read it otherwise unless the promise model reads it at the `overrule` probability.
  */
-function modelReadsPromise({ text, user }: RunReply): boolean {
-  const probability = promiseProbability(text, user ?? null);
-  return (
-    probability >= promiseThreshold() &&
-    !(endsTurn(text, user ?? null) && turnProbability(text, user ?? null) > probability) &&
-    !rulesVeto(text, probability)
-  );
+function modelReadsPromise(reply: RunReply): boolean {
+  const probability = promiseProbability(reply.text, reply.user ?? null);
+  return probability >= promiseThreshold() && !handsTurnBack(reply) && !rulesVeto(reply.text, probability);
 }
 
 /**

@@ -5,7 +5,8 @@ import { isStalled } from "../../reducers/recovery.js";
 import { explainPath } from "../../src/detect/explain.js";
 import { EMPTY_RUN, type RunEvent } from "../../src/detect/index.js";
 import { objectsOf, PAIR_FEATURE_NAMES, pairFeatures, pairSide } from "../../src/detect/pair-features.js";
-import { advanceRun, readsAsPromise, rulesVeto } from "../../src/detect/promise-run.js";
+import { advanceRun, handsTurnBack, readsAsPromise, rulesVeto } from "../../src/detect/promise-run.js";
+import { classifyReply } from "../../src/detect/reply-classifier.js";
 import {
   closingOf,
   FEATURE_BITS,
@@ -267,6 +268,25 @@ describe("the trained stall model", () => {
     const { turn: _, ...older } = shipped();
     useStallModel(older);
     expect(turnProbability(handback)).toBe(0);
+  });
+
+  it("take no promise the rules read where the turn model reads a hand-back more surely", () => {
+    const handback =
+      "Dropping that slot on the primary could break the standby. I'll check with you before I touch anything there.";
+    const promises = ["I'll check the replication slots on the primary now.", "Checking the replication slots next."];
+    const run = events(...promises, handback);
+    expect(classifyReply(handback).kind).toBe("promise");
+    expect(turnProbability(handback, null)).toBeGreaterThan(promiseProbability(handback, null));
+    expect(handsTurnBack({ text: handback, user: null })).toBe(true);
+    expect(readsAsPromise({ text: handback, user: null })).toEqual({ rules: false, models: false });
+    expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    // Where the turn model reads no hand-back, the rules' promise counts and the run stalls.
+    const turn = shipped().turn;
+    if (!turn) throw new Error("the shipped model has a turn model");
+    useStallModel({ ...shipped(), turn: { ...turn, threshold: 1.01 } });
+    expect(handsTurnBack({ text: handback, user: null })).toBe(false);
+    expect(readsAsPromise({ text: handback, user: null }).rules).toBe(true);
+    expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
   });
 
   it("read English replies too, beside the rules: a run either reader finds is a stall", () => {
