@@ -359,7 +359,15 @@ function train(writers) {
  */
 const INITIAL_OVERRULE = 0.99;
 
-function assemble(trained, threshold, pairThreshold, turnThreshold, support = null, overrule = INITIAL_OVERRULE) {
+function assemble(
+  trained,
+  threshold,
+  pairThreshold,
+  turnThreshold,
+  support = null,
+  overrule = INITIAL_OVERRULE,
+  confirm = null,
+) {
   return {
     about:
       "The stall detector's trained promise, turn and pair models (scripts/train-stall.mjs); they read every reply, beside the hand-written rules.",
@@ -374,6 +382,7 @@ function assemble(trained, threshold, pairThreshold, turnThreshold, support = nu
     turn: { ...trained.turn, threshold: turnThreshold },
     support,
     overrule,
+    confirm,
   };
 }
 
@@ -534,6 +543,7 @@ function shippedThresholds() {
     turnThreshold: shipped.turn.threshold,
     support: shipped.support ?? null,
     overrule: shipped.overrule,
+    confirm: shipped.confirm ?? null,
   };
 }
 
@@ -544,7 +554,7 @@ function shippedThresholds() {
  * and in how often a reply the promise model reads at 0.7–0.8 is a promise, so both are set on the writers most like a
  * test split's. A split joins this list once its figure is published.
  */
-const DEV_SPLITS = ["test-v11", "test-v12", "test-v13", "test-v14", "test-v15", "test-v16", "test-v17"];
+const DEV_SPLITS = ["test-v11", "test-v12", "test-v13", "test-v14", "test-v15", "test-v16", "test-v17", "test-v18"];
 const DEV_PAIR_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 /**
  * Reply thresholds tried on the retired splits beside the cross-validation's: their writers' promises read lower than
@@ -562,6 +572,11 @@ const DEV_SUPPORT_THRESHOLDS = [null, 0.4, 0.3, 0.2, 0.1];
  * threshold or below, the rules' reading of a reply as no promise never stands against the promise model.
  */
 const DEV_OVERRULE_THRESHOLDS = [INITIAL_OVERRULE, 0.985, 0.98, 0.97, 0.95, 0.9];
+/**
+ * Confirm thresholds tried on the retired splits last (null: none; the first wins a tie), each below the reply
+ * threshold: under it, the promise model's reading of a reply the rules read as a promise stands.
+ */
+const DEV_CONFIRM_THRESHOLDS = [null, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7];
 
 /**
  * The reply, pair, support and overrule thresholds with the best F0.5 on the retired splits' leaves (precision counts
@@ -598,7 +613,9 @@ function thresholdsOnDev(trained, replies, turn) {
           assemble(trained, reply, pair, turn, support),
           `reply ${reply} pair ${pair} support ${support}`,
         );
-        if (f !== null && (best === null || f > best.f)) best = { reply, pair, support, overrule: INITIAL_OVERRULE, f };
+        if (f !== null && (best === null || f > best.f)) {
+          best = { reply, pair, support, overrule: INITIAL_OVERRULE, confirm: null, f };
+        }
       }
     }
   }
@@ -606,6 +623,11 @@ function thresholdsOnDev(trained, replies, turn) {
   for (const overrule of [...DEV_OVERRULE_THRESHOLDS.slice(1), best.reply]) {
     const f = score(assemble(trained, best.reply, best.pair, turn, best.support, overrule), `overrule ${overrule}`);
     if (f !== null && f > best.f) best = { ...best, overrule, f };
+  }
+  for (const confirm of DEV_CONFIRM_THRESHOLDS.slice(1).filter((c) => c < best.reply)) {
+    const model = assemble(trained, best.reply, best.pair, turn, best.support, best.overrule, confirm);
+    const f = score(model, `confirm ${confirm}`);
+    if (f !== null && f > best.f) best = { ...best, confirm, f };
   }
   return best;
 }
@@ -641,10 +663,11 @@ if (!args.has("--cv-only")) {
   const pairThreshold = onDev?.pair ?? chosen.pairThreshold;
   const support = onDev?.support ?? chosen.support ?? null;
   const overrule = onDev?.overrule ?? chosen.overrule ?? INITIAL_OVERRULE;
+  const confirm = onDev === null ? (chosen.confirm ?? null) : onDev.confirm;
   console.error(
-    `thresholds: reply ${threshold}, pair ${pairThreshold}, turn ${turnThreshold}, support ${support}, overrule ${overrule}`,
+    `thresholds: reply ${threshold}, pair ${pairThreshold}, turn ${turnThreshold}, support ${support}, overrule ${overrule}, confirm ${confirm}`,
   );
-  const final = assemble(trained, threshold, pairThreshold, turnThreshold, support, overrule);
+  const final = assemble(trained, threshold, pairThreshold, turnThreshold, support, overrule, confirm);
   sameAsFold(final);
   const model = `${JSON.stringify(final, null, 1)}\n`;
   if (args.has("--check") || weightsOnly) {

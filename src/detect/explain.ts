@@ -6,6 +6,7 @@ import {
   EMPTY_RUN,
   FILLER_WIDTH,
   handsTurnBack,
+  modelDenies,
   NEW_REQUEST_CHARS,
   type PromiseRun,
   pastFiller,
@@ -19,9 +20,11 @@ import { classifyReply } from "./reply-classifier.js";
 import { userShapeOf } from "./reply-features.js";
 import { classSimilarity } from "./similarity.js";
 import {
+  confirmThreshold,
   endsTurn,
   explainPromise,
   overruleThreshold,
+  promiseProbability,
   promiseThreshold,
   samePromiseProbability,
   supportThreshold,
@@ -124,12 +127,13 @@ function explainStep(
       }
       const defers = c.kind === "promise" && answersAndDefers({ text: event.text, user });
       const handsBack = c.kind === "promise" && !defers && handsTurnBack({ text: event.text, user });
-      const ends = !defers && c.kind !== "promise" && pastFiller(event);
-      const note = defers ? ANSWER_NOTE : handsBack ? handBackNote(event.text, user) : ends ? ENDS_NOTE : "";
+      const denied = c.kind === "promise" && !defers && !handsBack && modelDenies(event);
+      const ends = !defers && (c.kind !== "promise" || denied) && pastFiller(event);
+      const note = `${defers ? ANSWER_NOTE : handsBack ? handBackNote(event.text, user) : denied ? deniedNote(event.text) : ""}${ends ? ENDS_NOTE : ""}`;
       return {
         ...base,
         ...id,
-        label: defers ? "answer" : handsBack ? "hands back" : c.kind,
+        label: defers ? "answer" : handsBack ? "hands back" : denied ? "not a promise" : c.kind,
         reason: `${c.reason}; trained model: promise probability ${model.probability.toFixed(2)}${vetoNote(event.text, model.probability)}${note}`,
         intents: c.intents.map((i) => ({ action: i.action, object: i.object })),
         probability: model.probability,
@@ -161,6 +165,7 @@ function explainByModel(
   const filler = promise && !saysEnough(text);
   const counted = readsAsPromise({ text, user }).models;
   const byRules = counted && !promise;
+  const denied = !counted && classifyReply(text).kind === "promise" && modelDenies({ text });
   // Only the support join takes into the run a reply the promise model reads below the threshold.
   const supports = !counted && members.has(entryId);
   const answer = !counted && !supports && answersQuestion({ user });
@@ -188,7 +193,7 @@ function explainByModel(
           : handsBack
             ? "hands back"
             : "not a promise",
-    reason: `${byRules ? "the rules read a promise; " : ""}trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold})${vetoNote(text, probability)}; weighed most: ${top.join(", ")}${turnNote}${counted && members.has(entryId) && answersWait({ user }) ? WAIT_NOTE : ""}`,
+    reason: `${byRules || denied ? "the rules read a promise; " : ""}trained model: promise probability ${probability.toFixed(2)} (${promise ? "at or above" : "below"} ${threshold})${vetoNote(text, probability)}${denied ? deniedNote(text) : ""}; weighed most: ${top.join(", ")}${turnNote}${counted && members.has(entryId) && answersWait({ user }) ? WAIT_NOTE : ""}`,
     probability,
     similarity,
     inRun: members.has(entryId),
@@ -202,6 +207,12 @@ const WAIT_NOTE =
 /** Why a promise the rules read is none: the turn model reads a hand-back more surely. */
 function handBackNote(text: string, user: string | null): string {
   return `; the turn model reads it as handing the turn back (probability ${turnProbability(text, user).toFixed(2)}), more surely than a promise: ends the run`;
+}
+
+/** Why a promise the rules read is none: the promise model, reading the reply alone, is below `confirm`. */
+function deniedNote(text: string): string {
+  const alone = promiseProbability(text, null).toFixed(2);
+  return `; read alone, the promise model gives ${alone}, below ${confirmThreshold()}: its reading stands, no promise`;
 }
 
 /** Why a reply that is no promise ends the run: a filler between a loop's promises is short. */

@@ -3,10 +3,11 @@ import { exhaustive } from "../../reducers/slice.js";
 import { CJK, KANA_OR_HANGUL } from "./han.js";
 import { objectsOf } from "./pair-features.js";
 import { classifyReply } from "./reply-classifier.js";
-import { leadWidth, NUDGE_CHARS, textWidth, userShapeOf } from "./reply-features.js";
+import { closingOf, foldText, leadWidth, NUDGE_CHARS, textWidth, userShapeOf } from "./reply-features.js";
 import { RUN_MODEL_THRESHOLD, scoreRun } from "./run-model.js";
 import { classSimilarity, compatibleReplies, SIMILARITY_THRESHOLD } from "./similarity.js";
 import {
+  confirmThreshold,
   endsTurn,
   isModelPromise,
   isSamePromise,
@@ -147,6 +148,16 @@ export function rulesVeto(text: string, probability: number): boolean {
 const rulesPromise = (reply: RunReply) => classifyReply(reply.text).kind === "promise";
 
 /**
+ * The promise model reads no promise in the reply's words: below the trained `confirm` probability its reading stands
+ * against the rules' promise ("…I'll check with you before pruning anything", read by the rules as a promise to check).
+ * It reads the reply alone, as the rules do: whether the reply answers the user's question is `answersAndDefers`' call.
+ */
+export function modelDenies({ text }: Pick<RunReply, "text">): boolean {
+  const confirm = confirmThreshold();
+  return confirm !== null && promiseProbability(text, null) < confirm;
+}
+
+/**
  * The reply answers the user's question and defers: the rules read a promise, but they do not read the user's message;
  * the promise model, which does, reads none (a question such as "are you running it?" it reads as a nudge).
  */
@@ -166,10 +177,11 @@ export function handsTurnBack({ text, user }: Pick<RunReply, "text" | "user">): 
 /**
  * The hand-written rules: the lexicon's promises and their similarity (a reply they cannot read is the models'). A
  * promise that answers the user's question is a deliverable to them too, unless the promise model reads it as one,
- * and it ends the run: the conversation moved on. So is one the turn model reads as handing the turn back.
+ * and it ends the run: the conversation moved on. So is one the turn model reads as handing the turn back, and one
+ * the promise model denies (`modelDenies`).
  */
 const RULES: Reader = {
-  candidate: (reply) => rulesPromise(reply) && !answersAndDefers(reply) && !handsTurnBack(reply),
+  candidate: (reply) => rulesPromise(reply) && !answersAndDefers(reply) && !handsTurnBack(reply) && !modelDenies(reply),
   asks: (reply) => classifyReply(reply.text).kind === "question",
   similar: (a, b, adjacent) =>
     classSimilarity(classifyReply(a), classifyReply(b), a, b, adjacent) >= SIMILARITY_THRESHOLD,
@@ -188,7 +200,7 @@ const RULES: Reader = {
 const MODELS: Reader = {
   candidate: (reply) =>
     saysEnough(reply.text) && (RULES.candidate(reply) || (!answersWithMore(reply) && modelReadsPromise(reply))),
-  asks: (reply) => ASKS_THE_USER.test(reply.text) && !isModelPromise(reply.text, reply.user ?? null),
+  asks: (reply) => asksInClosing(reply.text) && !isModelPromise(reply.text, reply.user ?? null),
   similar: (a, b, adjacent) =>
     classifyReply(a).kind === "promise" && classifyReply(b).kind === "promise"
       ? RULES.similar(a, b, adjacent)
@@ -406,11 +418,14 @@ function learnedRun(recent: RunReply[], eligible: RunReply[]): ReaderRun | null 
 export const NEW_REQUEST_CHARS = 280;
 
 /**
- * The reply's last words ask the user something. Real replies often close a long report this way ("…**¿Sigo con
- * eso?**"): the turn is handed back, unless the promise model reads a promise closed by a tag question ("Saco el plan
- * primero, ¿vale?"), which a nudge answers without ending the run.
+ * The reply's closing sentences ask the user something. Real replies often close a long report this way ("…**¿Sigo
+ * con eso?**"), or ask and then say what they need ("How many runners may I use? Tell me if there is a limit."): the
+ * turn is handed back, unless the promise model reads a promise closed by a tag question ("Saco el plan primero,
+ * ¿vale?"), which a nudge answers without ending the run. Code is masked before: a `?` in it asks nothing.
  */
-const ASKS_THE_USER = /[?？][\s*_`"'”’»)\]）」』]*$/u;
+function asksInClosing(text: string): boolean {
+  return /[?？]/u.test(closingOf(foldText(text)));
+}
 
 function asksUser(reply: RunReply | undefined, reader: Reader): boolean {
   return reply !== undefined && reader.asks(reply);

@@ -40,6 +40,11 @@ export interface StallModel {
    */
   overrule: number;
   /**
+   * How sure the promise model must be that a reply the rules read as a promise is one, for it to count: below this,
+   * the model's reading stands. Chosen by the trainer on the retired splits; absent or null: the rules' promise counts.
+   */
+  confirm?: number | null;
+  /**
    * Whether a reply hands the turn back to the user (a hand-back, a refusal, a question, a blocker report), over the
    * same features; such a reply ends a run. Absent in a model trained before it.
    */
@@ -127,6 +132,11 @@ export function explainPromise(text: string, user: string | null, count = 3): { 
 /** The threshold at which the promise model reads a reply as a promise. */
 export function promiseThreshold(): number {
   return load().model.threshold;
+}
+
+/** How sure the promise model must be that a promise the rules read is one (null: the rules' reading stands). */
+export function confirmThreshold(): number | null {
+  return load().model.confirm ?? null;
 }
 
 /** How sure the promise model must be to overrule the rules' reading of a reply as no promise. */

@@ -19,6 +19,7 @@ import {
 } from "../../src/detect/promise-run.js";
 import { classifyReply } from "../../src/detect/reply-classifier.js";
 import {
+  confirmThreshold,
   overruleThreshold,
   promiseProbability,
   promiseThreshold,
@@ -413,17 +414,18 @@ describe("the trained models beside the rules", () => {
 
   it("given a run of promises only the rules read and ones only the model reads, then the models' reader holds all three", () => {
     const texts = [
-      "I should check how errors are surfaced in the CLI.",
+      "I need to check how errors are surfaced in the CLI.",
       "Next up: the error handling in `cli/main.py` will be reviewed.",
-      "I should look into how errors are surfaced in the CLI.",
+      "Let me look into how errors are surfaced in the CLI.",
     ];
-    // Neither reading alone holds three: the model's probability of the first and last is under its threshold, and
-    // the rules read the second as a statement.
+    // Neither reading alone holds three: the model's probability of the first and last is under its threshold (but
+    // not under the one at which it denies the rules' promise), and the rules read the second as a statement.
     const [first, second, third] = texts.map((text) => ({
       model: promiseProbability(text),
       rules: classifyReply(text).kind,
     }));
     expect([first?.model, third?.model].every((p) => p !== undefined && p < promiseThreshold())).toBe(true);
+    expect([first?.model, third?.model].every((p) => p !== undefined && p >= (confirmThreshold() ?? 0))).toBe(true);
     expect([first?.rules, second?.rules, third?.rules]).toEqual(["promise", "factual", "promise"]);
     const run = runOf(texts, "go on");
     expect(run.readers.rules.stalled).toBe(false);

@@ -5,7 +5,7 @@ import { isStalled } from "../../reducers/recovery.js";
 import { explainPath } from "../../src/detect/explain.js";
 import { EMPTY_RUN, type RunEvent } from "../../src/detect/index.js";
 import { objectsOf, PAIR_FEATURE_NAMES, pairFeatures, pairSide } from "../../src/detect/pair-features.js";
-import { advanceRun, handsTurnBack, readsAsPromise, rulesVeto } from "../../src/detect/promise-run.js";
+import { advanceRun, handsTurnBack, modelDenies, readsAsPromise, rulesVeto } from "../../src/detect/promise-run.js";
 import { classifyReply } from "../../src/detect/reply-classifier.js";
 import {
   closingOf,
@@ -16,6 +16,7 @@ import {
   textWidth,
 } from "../../src/detect/reply-features.js";
 import {
+  confirmThreshold,
   endsTurn,
   isModelPromise,
   promiseProbability,
@@ -252,6 +253,23 @@ describe("the trained stall model", () => {
     expect(nudged.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
   });
 
+  it("ends the run where the user answered a question asked before the reply's last sentence, whatever the turn model reads", () => {
+    const turn = shipped().turn;
+    if (!turn) throw new Error("the shipped model has a turn model");
+    useStallModel({ ...shipped(), turn: { ...turn, threshold: 1.01 } });
+    const around = (short: string): RunEvent[] => [
+      ...events(GERMAN_RUN[0] as string),
+      reply(short),
+      { type: "user", text: "bis zu 4" },
+      ...events(...GERMAN_RUN.slice(1)),
+    ];
+    const stalled = (short: string) => around(short).reduce(advanceRun, EMPTY_RUN).stalled;
+    expect(stalled("Wie viele Worker parallel? Sag mir das Limit.")).toBe(false);
+    expect(stalled("Sag mir das Limit: wie viele Worker parallel?")).toBe(false);
+    // A short statement there asks nothing: the user's message is a nudge and the run goes on.
+    expect(stalled("Vier Worker laufen parallel. Das Limit ist bekannt.")).toBe(true);
+  });
+
   it("ends the run at a reply that hands the turn back, and only where the turn model's threshold lets it", () => {
     const handback = "Den Ordner `/var/backups` fasse ich nicht an; ich kläre das vorher mit dir.";
     const run: RunEvent[] = [...events(...GERMAN_RUN.slice(0, 2)), reply(handback), ...events(GERMAN_RUN[2] as string)];
@@ -280,13 +298,43 @@ describe("the trained stall model", () => {
     expect(handsTurnBack({ text: handback, user: null })).toBe(true);
     expect(readsAsPromise({ text: handback, user: null })).toEqual({ rules: false, models: false });
     expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
-    // Where the turn model reads no hand-back, the rules' promise counts and the run stalls.
+    // Where the turn model reads no hand-back (and the promise model does not deny it), the rules' promise counts and
+    // the run stalls.
     const turn = shipped().turn;
     if (!turn) throw new Error("the shipped model has a turn model");
-    useStallModel({ ...shipped(), turn: { ...turn, threshold: 1.01 } });
+    useStallModel({ ...shipped(), turn: { ...turn, threshold: 1.01 }, confirm: null });
     expect(handsTurnBack({ text: handback, user: null })).toBe(false);
     expect(readsAsPromise({ text: handback, user: null }).rules).toBe(true);
     expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+  });
+
+  it("take no promise the rules read where the promise model reads none, below the trained confirm threshold", () => {
+    const careful =
+      "Careful — `shared-maven-cache` is on that list and the release job mounts it. I'll check with you before removing anything.";
+    const run = events(
+      "I will run `docker volume prune` on the CI host now.",
+      "Pruning the dangling volumes on the CI host now.",
+      careful,
+      "Running `docker volume prune` on the CI host next.",
+    );
+    const confirm = confirmThreshold();
+    expect(confirm).not.toBeNull();
+    expect(classifyReply(careful).kind).toBe("promise");
+    expect(promiseProbability(careful, null)).toBeLessThan(confirm ?? 0);
+    expect(handsTurnBack({ text: careful, user: null })).toBe(false);
+    expect(modelDenies({ text: careful })).toBe(true);
+    expect(readsAsPromise({ text: careful, user: null })).toEqual({ rules: false, models: false });
+    // Longer than a filler and no promise: it ends the run, and the promise after it starts a new one.
+    expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    const explained = explainPath(run).steps.find((step) => step.excerpt.startsWith("Careful"));
+    expect(explained?.label).toBe("not a promise");
+    expect(explained?.reason).toContain(`below ${confirm}: its reading stands`);
+    // A model without the threshold, or with it under the reply's probability, lets the rules' promise count.
+    useStallModel({ ...shipped(), confirm: null });
+    expect(readsAsPromise({ text: careful, user: null }).rules).toBe(true);
+    expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+    useStallModel({ ...shipped(), confirm: promiseProbability(careful, null) });
+    expect(modelDenies({ text: careful })).toBe(false);
   });
 
   it("read English replies too, beside the rules: a run either reader finds is a stall", () => {
