@@ -79,6 +79,9 @@ export const TRAINING_SETS = [
   "train-v12b",
   "train-v12c",
   "train-v12d",
+  "train-v17a",
+  "train-v17b",
+  "train-v17c",
   ...RETIRED_TRAINED,
 ];
 /**
@@ -554,7 +557,17 @@ function shippedThresholds() {
  * and in how often a reply the promise model reads at 0.7–0.8 is a promise, so both are set on the writers most like a
  * test split's. A split joins this list once its figure is published.
  */
-const DEV_SPLITS = ["test-v11", "test-v12", "test-v13", "test-v14", "test-v15", "test-v16", "test-v17", "test-v18"];
+const DEV_SPLITS = [
+  "test-v11",
+  "test-v12",
+  "test-v13",
+  "test-v14",
+  "test-v15",
+  "test-v16",
+  "test-v17",
+  "test-v18",
+  "test-v19",
+];
 const DEV_PAIR_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 /**
  * Reply thresholds tried on the retired splits beside the cross-validation's: their writers' promises read lower than

@@ -1,5 +1,5 @@
 import { classifyReply, type ReplyClass } from "./reply-classifier.js";
-import { closingOf, foldText, hashSlot } from "./reply-features.js";
+import { closingOf, closingSentencesOf, foldText, hashSlot } from "./reply-features.js";
 import { classSimilarity, compatibleReplies } from "./similarity.js";
 
 /**
@@ -113,18 +113,22 @@ export interface PairSide {
   numbers: Set<string>;
   /** The closing sentences' words of two letters or more, and their pairs of Chinese, Japanese or Korean characters. */
   closingWords: Set<string>;
+  /** The first word of each closing sentence (of Chinese, Japanese or Korean, its first two characters). */
+  leads: Set<string>;
 }
 
 export function pairSide(raw: string): PairSide {
   const folded = raw.normalize("NFKC");
   const unmasked = folded.toLowerCase().replace(/\s+/g, " ");
   const objects = objectNamesOf(folded);
-  const closing = closingOf(foldText(raw));
+  const text = foldText(raw);
+  const closing = closingOf(text);
   return {
     raw,
     rules: classifyReply(raw),
     closing,
     closingWords: closingWordsOf(closing),
+    leads: leadsOf(closingSentencesOf(text)),
     whole: unmasked.slice(-600),
     objects: objects.names,
     objectWords: objects.words,
@@ -170,14 +174,27 @@ function closingWordsOf(closing: string): Set<string> {
   return out;
 }
 
+function leadsOf(sentences: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const sentence of sentences) {
+    const start = sentence.replace(/^[^\p{L}\p{N}]+/u, "");
+    const lead = HAN_OR_KANA_OR_HANGUL.test(start.charAt(0)) ? start.slice(0, 2) : /^[\p{L}\p{N}]+/u.exec(start)?.[0];
+    if (lead) out.add(lead);
+  }
+  return out;
+}
+
 /**
  * The pair's word features, hashed: each word of the closing sentences that only one of the two holds (what differs
- * between them: another verb, another file), and each that both hold. The pair model learns which differences make
- * another step, in every language of its training data.
+ * between them: another verb, another file), and each that both hold; and the same of the words their closing
+ * sentences begin with, apart ("first …" / "then …", "also …": a plan walked through). The pair model learns which
+ * differences make another step, in every language of its training data.
  */
 export function pairWordSlots(a: PairSide, b: PairSide): number[] {
   const slots: number[] = [];
   for (const word of a.closingWords) slots.push(hashSlot(b.closingWords.has(word) ? "s" : "d", word, PAIR_WORD_BITS));
   for (const word of b.closingWords) if (!a.closingWords.has(word)) slots.push(hashSlot("d", word, PAIR_WORD_BITS));
+  for (const lead of a.leads) slots.push(hashSlot(b.leads.has(lead) ? "t" : "e", lead, PAIR_WORD_BITS));
+  for (const lead of b.leads) if (!a.leads.has(lead)) slots.push(hashSlot("e", lead, PAIR_WORD_BITS));
   return slots;
 }

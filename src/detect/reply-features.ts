@@ -74,6 +74,15 @@ function closingOfSentences(sentences: readonly string[]): string {
   return closing.trim().slice(-CLOSING_CHARS);
 }
 
+/** The sentences `closingOf` takes, first to last. */
+export function closingSentencesOf(folded: string): string[] {
+  const sentences = sentencesOf(folded);
+  let length = 0;
+  let from = sentences.length;
+  while (from > 0 && length < CLOSING_CHARS / 2) length += (sentences[--from] as string).length + 1;
+  return sentences.slice(from);
+}
+
 /** What a namespace's features are called when they are explained. */
 const NAMESPACE_WORDS: Record<string, string> = {
   c: "closing",

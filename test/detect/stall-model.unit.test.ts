@@ -20,6 +20,7 @@ import {
   endsTurn,
   isModelPromise,
   promiseProbability,
+  promiseThreshold,
   type StallModel,
   samePromiseProbability,
   turnProbability,
@@ -308,7 +309,27 @@ describe("the trained stall model", () => {
     expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
   });
 
+  it("let a deliverable the rules read stand against the promise model below the trained overrule probability", () => {
+    const recaps = [
+      "### Findings\n\n- Jest resolves `date-fns/esm/index.js`\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
+      "## Where things stand\n\n- Jest resolves `date-fns/esm/index.js`\n- 8 suites still fail\n\n**Next:** `npx jest src/components/Invoice`",
+      "### Status\n\n- Jest resolves `date-fns/esm/index.js` now\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
+    ];
+    for (const text of recaps) expect(classifyReply(text).kind).toBe("deliverable");
+    const least = Math.min(...recaps.map((text) => promiseProbability(text, null)));
+    expect(least).toBeGreaterThanOrEqual(promiseThreshold());
+    useStallModel({ ...shipped(), overrule: least + 0.001 });
+    expect(events(...recaps).reduce(advanceRun, EMPTY_RUN).stalled).toBe(false);
+    useStallModel({ ...shipped(), overrule: least });
+    expect(events(...recaps).reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
+  });
+
   it("take no promise the rules read where the promise model reads none, below the trained confirm threshold", () => {
+    // The turn model off: what is tested is the promise model's denial, not a hand-back.
+    const turn = shipped().turn;
+    if (!turn) throw new Error("the shipped model has a turn model");
+    const noTurn = { ...shipped(), turn: { ...turn, threshold: 1.01 } };
+    useStallModel(noTurn);
     const careful =
       "Careful — `shared-maven-cache` is on that list and the release job mounts it. I'll check with you before removing anything.";
     const run = events(
@@ -330,10 +351,10 @@ describe("the trained stall model", () => {
     expect(explained?.label).toBe("not a promise");
     expect(explained?.reason).toContain(`below ${confirm}: its reading stands`);
     // A model without the threshold, or with it under the reply's probability, lets the rules' promise count.
-    useStallModel({ ...shipped(), confirm: null });
+    useStallModel({ ...noTurn, confirm: null });
     expect(readsAsPromise({ text: careful, user: null }).rules).toBe(true);
     expect(run.reduce(advanceRun, EMPTY_RUN).stalled).toBe(true);
-    useStallModel({ ...shipped(), confirm: promiseProbability(careful, null) });
+    useStallModel({ ...noTurn, confirm: promiseProbability(careful, null) });
     expect(modelDenies({ text: careful })).toBe(false);
   });
 
