@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { report, tally } from "./eval-table.js";
@@ -52,5 +52,34 @@ describe(`frozen test split ${NAME}`, () => {
   it.runIf(scored !== null)("its verdicts are the published figure", () => {
     expect(tally(items)).toEqual(scored?.tally);
     expect(byLanguage(items)).toEqual(scored?.byLanguage);
+  });
+});
+
+/** The split scored last (the highest version with a `scored.json`): the figure the README publishes. */
+function latestScored(): { name: string; scoring: Scoring } | null {
+  const dir = join(import.meta.dirname, "stall-set");
+  const versions = readdirSync(dir)
+    .map((name) => ({ name, version: Number(/^test-v(\d+)$/.exec(name)?.[1] ?? Number.NaN) }))
+    .filter((s) => Number.isInteger(s.version) && existsSync(join(dir, s.name, "scored.json")))
+    .sort((a, b) => b.version - a.version);
+  const latest = versions[0];
+  if (!latest) return null;
+  return { name: latest.name, scoring: JSON.parse(readFileSync(join(dir, latest.name, "scored.json"), "utf8")) };
+}
+
+describe("the published frozen-split figure", () => {
+  const latest = latestScored();
+
+  it("is the latest scored split's, on the commit its record names", () => {
+    expect(latest).not.toBeNull();
+    const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+    expect(readme).toContain(`scored once on commit \`${latest?.scoring.commit}\``);
+  });
+
+  it("describes the detector as it is: its files unchanged since that commit", () => {
+    expect(
+      detectorSha256(),
+      `the detector's files changed after ${latest?.scoring.commit}, on which ${latest?.name} was scored: score the next frozen split`,
+    ).toBe(latest?.scoring.detectorSha256);
   });
 });
