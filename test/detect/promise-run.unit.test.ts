@@ -25,6 +25,7 @@ import {
   promiseThreshold,
   samePromiseProbability,
 } from "../../src/detect/stall-model.js";
+import { ENGLISH_RECAPS } from "./replies.js";
 
 let seq = 0;
 function reply(text: string, options: { toolCalls?: number; stopReason?: string; id?: string } = {}): RunEvent {
@@ -366,11 +367,7 @@ describe("the trained models beside the rules", () => {
   });
 
   it("given the same shape in English, which the rules read, then what they call a deliverable stands unless the promise model overrules it", () => {
-    const english = [
-      "### Findings\n\n- Jest resolves `date-fns/esm/index.js`\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
-      "## Where things stand\n\n- Jest resolves `date-fns/esm/index.js`\n- 8 suites still fail\n\n**Next:** `npx jest src/components/Invoice`",
-      "### Status\n\n- Jest resolves `date-fns/esm/index.js` now\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
-    ];
+    const english = ENGLISH_RECAPS;
     for (const text of english) expect(classifyReply(text).kind).toBe("deliverable");
     const run = runOf(english, "continue");
     expect(run.readers.rules.stalled).toBe(false);

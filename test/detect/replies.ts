@@ -15,6 +15,13 @@ export const reply = (text: string): RunEvent => ({
 
 export const USER: RunEvent = { type: "user" };
 
+/** English status recaps closing on the next step, which the rules read as deliverables. */
+export const ENGLISH_RECAPS = [
+  "### Findings\n\n- Jest resolves `date-fns/esm/index.js`\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
+  "## Where things stand\n\n- Jest resolves `date-fns/esm/index.js`\n- 8 suites still fail\n\n**Next:** `npx jest src/components/Invoice`",
+  "### Status\n\n- Jest resolves `date-fns/esm/index.js` now\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
+];
+
 /** Whether these replies, each after a user message, end in a stall. */
 export const stalled = (...texts: string[]) => detectStall(texts.flatMap((t) => [USER, reply(t)])).stalled;
 

@@ -27,7 +27,7 @@ import {
   useStallModel,
 } from "../../src/detect/stall-model.js";
 import { given } from "../helpers/given.js";
-import { reply, USER } from "./replies.js";
+import { ENGLISH_RECAPS, reply, USER } from "./replies.js";
 
 const SHIPPED = join(import.meta.dirname, "../../src/detect/model/stall-model.json");
 const shipped = (): StallModel => JSON.parse(readFileSync(SHIPPED, "utf8")) as StallModel;
@@ -310,11 +310,7 @@ describe("the trained stall model", () => {
   });
 
   it("let a deliverable the rules read stand against the promise model below the trained overrule probability", () => {
-    const recaps = [
-      "### Findings\n\n- Jest resolves `date-fns/esm/index.js`\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
-      "## Where things stand\n\n- Jest resolves `date-fns/esm/index.js`\n- 8 suites still fail\n\n**Next:** `npx jest src/components/Invoice`",
-      "### Status\n\n- Jest resolves `date-fns/esm/index.js` now\n- 83 of 91 suites pass\n\nNext on my list: `npx jest src/components/Invoice`.",
-    ];
+    const recaps = ENGLISH_RECAPS;
     for (const text of recaps) expect(classifyReply(text).kind).toBe("deliverable");
     const least = Math.min(...recaps.map((text) => promiseProbability(text, null)));
     expect(least).toBeGreaterThanOrEqual(promiseThreshold());
