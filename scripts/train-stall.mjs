@@ -567,6 +567,7 @@ const DEV_SPLITS = [
   "test-v17",
   "test-v18",
   "test-v19",
+  "test-v20",
 ];
 const DEV_PAIR_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 /**

@@ -1,5 +1,5 @@
 import { classifyReply, type ReplyClass } from "./reply-classifier.js";
-import { closingOf, closingSentencesOf, foldText, hashSlot } from "./reply-features.js";
+import { closingOf, closingSentencesOf, closingText, foldText, hashSlot } from "./reply-features.js";
 import { classSimilarity, compatibleReplies } from "./similarity.js";
 
 /**
@@ -121,14 +121,14 @@ export function pairSide(raw: string): PairSide {
   const folded = raw.normalize("NFKC");
   const unmasked = folded.toLowerCase().replace(/\s+/g, " ");
   const objects = objectNamesOf(folded);
-  const text = foldText(raw);
-  const closing = closingOf(text);
+  const sentences = closingSentencesOf(foldText(raw));
+  const closing = closingText(sentences);
   return {
     raw,
     rules: classifyReply(raw),
     closing,
     closingWords: closingWordsOf(closing),
-    leads: leadsOf(closingSentencesOf(text)),
+    leads: leadsOf(sentences),
     whole: unmasked.slice(-600),
     objects: objects.names,
     objectWords: objects.words,

@@ -66,17 +66,21 @@ export function closingOf(folded: string): string {
   return closingOfSentences(sentencesOf(folded));
 }
 
+/** The closing sentences joined, as `closingOf` returns them. */
+export function closingText(closingSentences: readonly string[]): string {
+  return closingSentences.join(" ").trim().slice(-CLOSING_CHARS);
+}
+
 function closingOfSentences(sentences: readonly string[]): string {
-  let closing = "";
-  for (let i = sentences.length - 1; i >= 0 && closing.length < CLOSING_CHARS / 2; i--) {
-    closing = `${sentences[i]} ${closing}`;
-  }
-  return closing.trim().slice(-CLOSING_CHARS);
+  return closingText(lastSentences(sentences));
 }
 
 /** The sentences `closingOf` takes, first to last. */
 export function closingSentencesOf(folded: string): string[] {
-  const sentences = sentencesOf(folded);
+  return lastSentences(sentencesOf(folded));
+}
+
+function lastSentences(sentences: readonly string[]): string[] {
   let length = 0;
   let from = sentences.length;
   while (from > 0 && length < CLOSING_CHARS / 2) length += (sentences[--from] as string).length + 1;
